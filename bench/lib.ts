@@ -1,0 +1,45 @@
+/** Small timing helpers for `pnpm bench`: every figure is printed beside a floor measured in the same run. */
+export type Stats = { median: number; p99: number; mean: number; n: number };
+
+export async function measure(
+  fn: () => Promise<unknown> | unknown,
+  opts: { iterations?: number; warmup?: number } = {},
+): Promise<Stats> {
+  const iterations = opts.iterations ?? 200;
+  for (let i = 0; i < (opts.warmup ?? Math.min(20, iterations)); i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { median: at(0.5), p99: at(0.99), mean: times.reduce((a, b) => a + b, 0) / times.length, n: times.length };
+}
+
+const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2)).padStart(7);
+
+export type Verdict = { name: string; ok: boolean };
+const verdicts: Verdict[] = [];
+
+/** One line: the figure, its floor, the ratio, and the target with a pass/miss mark. */
+export function report(name: string, value: number, floor: number | null, target: string, ok: boolean) {
+  verdicts.push({ name, ok });
+  const ratio = floor ? `${(value / floor).toFixed(2)}x floor` : "";
+  console.log(
+    `${ok ? "PASS" : "MISS"}  ${name.padEnd(58)} ${fmt(value)} ms   floor ${floor === null ? "    n/a" : fmt(floor)} ms  ${ratio.padEnd(13)} target: ${target}`,
+  );
+}
+
+export function section(title: string) {
+  console.log(`\n== ${title}`);
+}
+
+export function summary(): number {
+  const missed = verdicts.filter((v) => !v.ok);
+  console.log(
+    `\n${verdicts.length - missed.length} of ${verdicts.length} targets met${missed.length ? `; missed: ${missed.map((m) => m.name).join(", ")}` : ""}`,
+  );
+  return missed.length;
+}

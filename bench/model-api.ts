@@ -1,0 +1,127 @@
+import { sql } from "@ams/db";
+import { createTestDatabase } from "@ams/db/testing";
+import { generateModel, replaceModel } from "@ams/model";
+import { createServiceTokens } from "@ams/shared";
+import { createTenantApp, SERVICE_TOKEN_HEADER } from "@ams/tenant";
+import { serve } from "@hono/node-server";
+import postgres from "postgres";
+import { measure, report, section } from "./lib.ts";
+
+/** Issue 2: the model REST API on real PostgreSQL, through real HTTP, beside bare postgres.js + JSON. */
+export async function benchModelApi() {
+  const database = await createTestDatabase("ams_bench");
+  const tokens = createServiceTokens("bench-secret-bench-secret-bench-secret!!");
+  const app = createTenantApp({ database, tokens, log: () => {} });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+  await new Promise((r) => server.once("listening", r));
+  const port = (server.address() as { port: number }).port;
+  const bare = postgres(database.url, { max: 4, onnotice: () => {} });
+  try {
+    const [org] = await database.rows<{ id: string }>(
+      sql`insert into organizations (slug, name) values ('bench', 'Bench') returning id`,
+    );
+    const [ws] = await database.rows<{ id: string }>(
+      sql`insert into workspaces (organization_id, name) values (${org!.id}, 'Bench') returning id`,
+    );
+    const claims = {
+      userId: "bench",
+      username: "bench",
+      organizationId: org!.id,
+      workspaceId: ws!.id,
+      role: "owner" as const,
+      platformAdmin: false,
+      apiTokenId: null,
+    };
+    // The gateway signs one token per request; here one token is reused (re-signed before it expires) so the
+    // figures are the tenant's own work, as the floor is the database's.
+    let token = { value: await tokens.sign(claims, "tenant"), at: Date.now() };
+    const headers = async () => {
+      if (Date.now() - token.at > 10_000) token = { value: await tokens.sign(claims, "tenant"), at: Date.now() };
+      return { [SERVICE_TOKEN_HEADER]: token.value, "content-type": "application/json" };
+    };
+    const base = `http://127.0.0.1:${port}`;
+    const get = async (path: string) => {
+      const res = await fetch(base + path, { headers: await headers() });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+      return res.text();
+    };
+    const load = async (n: number) =>
+      database.db.transaction((tx) => replaceModel(database, tx, ws!.id, generateModel({ elements: n, views: 1 })));
+    const selectAll = async () => {
+      const rows =
+        await bare`select id, type, name, documentation from elements where workspace_id = ${ws!.id} order by ord`;
+      return JSON.stringify(rows);
+    };
+
+    section("Model API: 565 elements (the ArchiMetal-sized model)");
+    await load(565);
+    const list565 = await measure(() => get("/api/elements"), { iterations: 300 });
+    const floor565 = await measure(selectAll, { iterations: 300 });
+    report(
+      "GET /api/elements, 565 elements, median",
+      list565.median,
+      floor565.median,
+      "<= 3 ms (reference: 10 ms)",
+      list565.median <= 3,
+    );
+    report("GET /api/elements, 565 elements, p99", list565.p99, floor565.p99, "(informational)", true);
+
+    section("Model API: 100k elements");
+    const t0 = performance.now();
+    await load(100_000);
+    console.log(`      loaded 100k elements + ~200k relationships in ${(performance.now() - t0).toFixed(0)} ms`);
+    const listAll = await measure(() => get("/api/elements"), { iterations: 15, warmup: 3 });
+    const floorAll = await measure(selectAll, { iterations: 15, warmup: 3 });
+    report(
+      "GET /api/elements, 100k elements, median",
+      listAll.median,
+      floorAll.median,
+      "<= 1.5 x floor",
+      listAll.median <= 1.5 * floorAll.median,
+    );
+    report("GET /api/elements, 100k elements, p99", listAll.p99, floorAll.p99, "(informational)", true);
+
+    let i = 0;
+    const getOne = await measure(() => get(`/api/elements/e-${(i++ * 7919) % 100_000}`), { iterations: 1000 });
+    const floorOne = await measure(
+      async () => {
+        const id = `e-${(i++ * 7919) % 100_000}`;
+        const rows =
+          await bare`select id, type, name, documentation from elements where workspace_id = ${ws!.id} and id = ${id}`;
+        return JSON.stringify(rows[0]);
+      },
+      { iterations: 1000 },
+    );
+    report("GET /api/elements/:id, median", getOne.median, floorOne.median, "(informational)", true);
+    report("GET /api/elements/:id, p99", getOne.p99, floorOne.p99, "<= 5 ms", getOne.p99 <= 5);
+
+    const create = await measure(
+      async () => {
+        const res = await fetch(`${base}/api/elements`, {
+          method: "POST",
+          headers: await headers(),
+          body: JSON.stringify({ name: "New", type: "Node" }),
+        });
+        if (res.status !== 201) throw new Error(`create: ${res.status}`);
+        return res.text();
+      },
+      { iterations: 300 },
+    );
+    let k = 0;
+    const floorCreate = await measure(
+      async () => {
+        const rows =
+          await bare`insert into elements (workspace_id, id, ord, type, name) values (${ws!.id}, ${`bare-${k}`}, ${1_000_000 + k++}, 'Node', 'New')
+        returning id, type, name, documentation`;
+        return JSON.stringify(rows[0]);
+      },
+      { iterations: 300 },
+    );
+    report("POST /api/elements, median", create.median, floorCreate.median, "(informational)", true);
+    report("POST /api/elements, p99", create.p99, floorCreate.p99, "(informational)", true);
+  } finally {
+    await bare.end({ timeout: 5 });
+    server.close();
+    await database.drop();
+  }
+}

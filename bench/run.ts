@@ -1,0 +1,14 @@
+import { benchExchange } from "./exchange.ts";
+import { summary } from "./lib.ts";
+import { benchMcp } from "./mcp.ts";
+import { benchModelApi } from "./model-api.ts";
+
+/** `pnpm bench`: every benchmark, each figure beside its floor measured in the same run. */
+const only = process.argv[2];
+const suites: Record<string, () => Promise<void>> = { "model-api": benchModelApi, exchange: benchExchange, mcp: benchMcp };
+for (const [name, run] of Object.entries(suites)) {
+  if (only && only !== name) continue;
+  await run();
+}
+summary();
+process.exit(0);

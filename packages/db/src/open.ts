@@ -1,0 +1,113 @@
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+// biome-ignore lint/suspicious/noExplicitAny: both drivers' result kinds sit behind the one PgDatabase type
+export type Db = PgDatabase<PgQueryResultHKT & any, Schema>;
+/** A transaction handle: the same query API as Db. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export type Database = {
+  db: Db;
+  kind: "postgres" | "pglite";
+  /** Rows of a raw statement, whichever driver runs it. */
+  rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>, on?: DbOrTx): Promise<T[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export const migrationsFolder = fileURLToPath(new URL("../drizzle", import.meta.url));
+
+export type OpenOptions = {
+  /** postgres:// URL; when absent, an embedded PGlite database in dataDir. */
+  url?: string;
+  /** Where PGlite keeps its files (default ./data); "memory://" for a throwaway database. */
+  dataDir?: string;
+  /** Apply pending migrations on open (default true). */
+  migrate?: boolean;
+  maxConnections?: number;
+};
+
+/** Opens PostgreSQL (postgres.js) when a URL is given, PGlite otherwise; both behind one Drizzle type. */
+export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
+  const database = opts.url ? await openPostgres(opts.url, opts.maxConnections ?? 10) : await openPglite(opts.dataDir);
+  if (opts.migrate !== false) await migrateDatabase(database, opts.url);
+  return database;
+}
+
+const dialect = new PgDialect();
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const client = postgres(url, { max, onnotice: () => {}, prepare: true });
+  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    async rows(query, on = db) {
+      // Outside a transaction, statements run as named prepared statements: drizzle's execute() sends unnamed
+      // ones, which PostgreSQL plans anew every time (several times slower for the hot single-row lookups).
+      // The client is drizzle's, whose json/jsonb serializers pass our JSON text through unchanged.
+      if (on === db) {
+        const { sql: text, params } = dialect.sqlToQuery(query);
+        return (await client.unsafe(text, params as never[], { prepare: true })) as unknown as never[];
+      }
+      return (await on.execute(query)) as unknown as never[];
+    },
+    async ping() {
+      await client`select 1`;
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+async function openPglite(dataDir = "./data/pglite"): Promise<Database> {
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const client = new PGlite(dataDir);
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    async rows(query, on = db) {
+      const result = (await on.execute(query)) as unknown as { rows: never[] };
+      return result.rows;
+    },
+    async ping() {
+      await client.query("select 1");
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+/** Serialized across processes by an advisory lock, so parallel starts do not race on the same database. */
+export async function migrateDatabase(database: Database, url?: string): Promise<void> {
+  if (database.kind === "pglite") {
+    // biome-ignore lint/suspicious/noExplicitAny: the migrator wants the concrete driver type
+    await migratePglite(database.db as any, { migrationsFolder });
+    return;
+  }
+  if (!url) throw new Error("migrateDatabase needs the PostgreSQL URL");
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(727274)`;
+    await migratePostgres(drizzlePostgres(client), { migrationsFolder });
+    await client`select pg_advisory_unlock(727274)`;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}

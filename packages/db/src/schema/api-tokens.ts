@@ -1,0 +1,31 @@
+import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { organizations } from "./organizations.ts";
+import { users } from "./users.ts";
+import { workspaces } from "./workspaces.ts";
+
+/**
+ * Personal API tokens. Only the SHA-256 of the clear token is stored (looked up by it, never by a slow hash); the
+ * role is never stored but re-resolved from the membership on each request. Deleting a pinned workspace deletes
+ * its tokens rather than widening them to the whole organization.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    workspaceId: uuid("workspace_id").references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The first characters of the clear token, for recognising it in a list. */
+    prefix: text("prefix").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("api_tokens_user_idx").on(t.userId)],
+);

@@ -1,0 +1,20 @@
+import { boolean, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * Identities, shaped like better-auth's `user` model (plus its username and admin plugin fields) so its drizzle
+ * adapter can use this table as is (`user: { modelName: "users" }`). `role` is "platform_admin" for the Admin
+ * realm role, otherwise "user". Usernames and e-mails are stored lower-case.
+ */
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  username: text("username").notNull().unique(),
+  displayUsername: text("display_username"),
+  role: text("role").notNull().default("user"),
+  mustChangePassword: boolean("must_change_password").notNull().default(false),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

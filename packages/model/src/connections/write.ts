@@ -1,0 +1,108 @@
+import type { Database, DbOrTx } from "@ams/db";
+import { invalid, notFound } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import { deleteDanglingConnections } from "../cascade.ts";
+import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { assertIdentifierFree } from "../elements/internal.ts";
+import { newId } from "../ids.ts";
+import { getRelationshipRow } from "../relationships/internal.ts";
+import { type ConnectionRow, connectionColumns, getViewRow, toConnection } from "../views/internal.ts";
+import type { CreateConnectionInput, UpdateConnectionInput } from "../views/schemas.ts";
+
+/** What an end of a connection shows: a node's element, or a connection's relationship (null for labels/lines). */
+async function endpointConcept(database: Database, tx: DbOrTx, ws: string, viewId: string, id: string, path: string) {
+  const [row] = await database.rows<{ concept: string | null }>(
+    sql`select element_id as concept from view_nodes where workspace_id = ${ws} and view_id = ${viewId} and id = ${id}
+        union all
+        select relationship_id from connections where workspace_id = ${ws} and view_id = ${viewId} and id = ${id}`,
+    tx,
+  );
+  if (!row) throw invalid(path, `no node or connection '${id}' in this view`);
+  return row.concept;
+}
+
+export async function createConnection({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: CreateConnectionInput & { view_id: string };
+}) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const { database } = ctx;
+  return database.db.transaction(async (tx) => {
+    await getViewRow(database, ws, input.view_id, tx);
+    const [s, t] = await Promise.all([
+      endpointConcept(database, tx, ws, input.view_id, input.source, "source"),
+      endpointConcept(database, tx, ws, input.view_id, input.target, "target"),
+    ]);
+    if (input.relationship_id) {
+      const rel = await getRelationshipRow(database, ws, input.relationship_id, tx).catch(() => {
+        throw invalid("relationship_id", `no relationship '${input.relationship_id}' in this workspace`);
+      });
+      if (rel.source !== s || rel.target !== t) {
+        throw invalid(
+          "relationship_id",
+          `relationship '${rel.id}' goes from '${rel.source}' to '${rel.target}', but the connection joins '${s ?? input.source}' to '${t ?? input.target}'`,
+        );
+      }
+    }
+    const id = input.id ?? newId();
+    if (input.id) await assertIdentifierFree(database, tx, ws, id);
+    const [row] = await database.rows<ConnectionRow>(
+      sql`insert into connections (workspace_id, id, view_id, ord, kind, relationship_id, source_id, target_id, bendpoints, label, style)
+          values (${ws}, ${id}, ${input.view_id},
+            coalesce((select max(ord) + 1 from connections where workspace_id = ${ws} and view_id = ${input.view_id}), 0),
+            ${input.relationship_id ? "relationship" : "line"}, ${input.relationship_id ?? null}, ${input.source}, ${input.target},
+            ${input.bendpoints?.length ? JSON.stringify(input.bendpoints) : null}::jsonb, ${input.label ?? null},
+            ${input.style ? JSON.stringify(input.style) : null}::jsonb)
+          returning ${connectionColumns}`,
+      tx,
+    );
+    return toConnection(row!);
+  });
+}
+
+export async function updateConnection({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: UpdateConnectionInput & { view_id: string; id: string };
+}) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const { database } = ctx;
+  const [row] = await database.rows<ConnectionRow>(
+    sql`update connections set
+          bendpoints = ${input.bendpoints === undefined ? sql`bendpoints` : sql`${input.bendpoints.length ? JSON.stringify(input.bendpoints) : null}::jsonb`},
+          label = ${input.label === undefined ? sql`label` : sql`${input.label}`},
+          style = ${input.style === undefined ? sql`style` : sql`${input.style ? JSON.stringify(input.style) : null}::jsonb`}
+        where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id}
+        returning ${connectionColumns}`,
+  );
+  if (!row) throw notFound("Connection", input.id);
+  return toConnection(row);
+}
+
+/** Deletes the connection and any connection attached to it. */
+export async function deleteConnection({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: { view_id: string; id: string };
+}) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const { database } = ctx;
+  await database.db.transaction(async (tx) => {
+    const [gone] = await database.rows(
+      sql`delete from connections where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id} returning id`,
+      tx,
+    );
+    if (!gone) throw notFound("Connection", input.id);
+    await deleteDanglingConnections(database, tx, ws, [input.view_id]);
+  });
+}

@@ -1,0 +1,37 @@
+import type { Database } from "@ams/db";
+import { AppError, type Capability, type OrgRole, roleHas } from "@ams/shared";
+
+/**
+ * Who is calling and on what: built by each surface from the verified inter-service token.
+ * Every verb receives it and filters every query by ctx.workspaceId.
+ */
+export type RequestContext = {
+  database: Database;
+  userId: string;
+  username: string;
+  organizationId: string | null;
+  workspaceId: string | null;
+  role: OrgRole | null;
+  platformAdmin: boolean;
+  /** Resolves `Service Plugin IconPack` values to icons for rendering (the plugin registry); none means type icons. */
+  resolveIcon?: (value: string) => { href: string } | { svg: string } | undefined;
+};
+
+export type Verb<I = undefined> = { ctx: RequestContext; input: I };
+
+export function requireCapability(ctx: RequestContext, capability: Capability): void {
+  if (!ctx.role || !roleHas(ctx.role, capability)) {
+    throw new AppError("FORBIDDEN", `Your role (${ctx.role ?? "none"}) does not allow ${capability}`);
+  }
+}
+
+/** The active workspace, or a 404 telling the caller to create or activate one. */
+export function requireWorkspace(ctx: RequestContext): string {
+  if (!ctx.workspaceId) {
+    throw new AppError(
+      "NOT_FOUND",
+      "No active workspace: create one or activate one with POST /api/workspaces/:id/activate",
+    );
+  }
+  return ctx.workspaceId;
+}

@@ -1,0 +1,30 @@
+import { sql } from "drizzle-orm";
+import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { newId } from "../ids.ts";
+import { readProperties, writeProperties } from "../properties/values.ts";
+import { assertIdentifierFree, type ElementRow, parseElementType, toElement } from "./internal.ts";
+import type { CreateElementInput } from "./schemas.ts";
+
+export async function createElement({ ctx, input }: { ctx: RequestContext; input: CreateElementInput }) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const type = parseElementType(input.type);
+  const { database } = ctx;
+  return database.db.transaction(async (tx) => {
+    const id = input.id ?? newId();
+    if (input.id) await assertIdentifierFree(database, tx, ws, id);
+    const [row] = await database.rows<ElementRow>(
+      sql`insert into elements (workspace_id, id, ord, type, name, documentation)
+          values (${ws}, ${id}, coalesce((select max(ord) + 1 from elements where workspace_id = ${ws}), 0),
+            ${type}, ${input.name}, ${input.documentation ?? null})
+          returning id, type, name, documentation`,
+      tx,
+    );
+    if (input.properties) {
+      await writeProperties(database, tx, ws, { kind: "element", id }, input.properties, true);
+      const props = await readProperties(database, ws, "element", id, tx);
+      return toElement(row!, props.get(id));
+    }
+    return toElement(row!);
+  });
+}

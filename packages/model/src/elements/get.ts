@@ -1,0 +1,30 @@
+import { notFound } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { ownPropertiesLateral, propsFromJson } from "../properties/values.ts";
+import { type ElementRow, getElementRow, toElement } from "./internal.ts";
+
+export async function getElement({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  const [row] = await ctx.database.rows<ElementRow & { props: [string, string, string][] | null }>(
+    sql`select e.id, e.type, e.name, e.documentation, p.props from elements e
+        left join ${ownPropertiesLateral(ws, "element", sql`e.id`)} p on true
+        where e.workspace_id = ${ws} and e.id = ${input.id}`,
+  );
+  if (!row) throw notFound("Element", input.id);
+  return toElement(row, propsFromJson(row.props));
+}
+
+/** Views that show the element in at least one node. */
+export async function getElementViews({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  await getElementRow(ctx.database, ws, input.id);
+  return ctx.database.rows<{ id: string; name: string; viewpoint: string | null; documentation: string | null }>(
+    sql`select v.id, v.name, v.viewpoint, v.documentation from views v
+        where v.workspace_id = ${ws} and exists (select 1 from view_nodes n
+          where n.workspace_id = v.workspace_id and n.view_id = v.id and n.element_id = ${input.id})
+        order by v.ord`,
+  );
+}

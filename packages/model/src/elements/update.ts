@@ -1,0 +1,40 @@
+import { AppError } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { readProperties, writeProperties } from "../properties/values.ts";
+import { assertRelationshipsStillValid } from "../relationships/internal.ts";
+import { clearI18n } from "../sql.ts";
+import { type ElementRow, getElementRow, parseElementType, toElement } from "./internal.ts";
+import type { UpdateElementInput } from "./schemas.ts";
+
+export async function updateElement({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: UpdateElementInput & { id: string };
+}) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const type = input.type !== undefined ? parseElementType(input.type) : undefined;
+  const { database } = ctx;
+  return database.db.transaction(async (tx) => {
+    const current = await getElementRow(database, ws, input.id, tx);
+    if (type && type !== current.type) await assertRelationshipsStillValid(database, tx, ws, input.id, type);
+    const [row] = await database.rows<ElementRow>(
+      sql`update elements set
+            name = ${input.name ?? current.name},
+            type = ${type ?? current.type},
+            documentation = ${input.documentation === undefined ? current.documentation : input.documentation},
+            i18n = ${clearI18n({ name: input.name, documentation: input.documentation })}
+          where workspace_id = ${ws} and id = ${input.id}
+          returning id, type, name, documentation`,
+      tx,
+    );
+    if (!row) throw new AppError("NOT_FOUND", `Element '${input.id}' not found`);
+    if (input.properties)
+      await writeProperties(database, tx, ws, { kind: "element", id: input.id }, input.properties, false);
+    const props = await readProperties(database, ws, "element", input.id, tx);
+    return toElement(row, props.get(input.id));
+  });
+}

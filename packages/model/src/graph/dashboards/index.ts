@@ -1,0 +1,5 @@
+export * from "./definition.ts";
+export * from "./provision.ts";
+export { toDashboard } from "./store.ts";
+export * from "./verbs.ts";
+export * from "./visualizations.ts";

@@ -1,0 +1,101 @@
+import { sql } from "@ams/db";
+import { AppError, invalid, notFound } from "@ams/shared";
+import { type RequestContext, type Verb, requireCapability, requireWorkspace } from "../../context.ts";
+import { parseReadQuery } from "../cypher/parse.ts";
+import type { GraphDeps } from "../deps.ts";
+import { runScopedQuery } from "../explore.ts";
+import { coerceParameter, validateDefinition } from "./definition.ts";
+import { appendRevision, getRow, insertDashboard, listRows, requireEditable, softDelete, toDashboard } from "./store.ts";
+
+function requireOrganization(ctx: RequestContext): string {
+  if (!ctx.organizationId) throw new AppError("NOT_FOUND", "No active organization");
+  return ctx.organizationId;
+}
+
+/** GET /api/dashboards: latest revisions of the active organization's dashboards and the provisioned ones. */
+export async function listDashboards({ ctx }: Verb) {
+  requireCapability(ctx, "model:read");
+  return (await listRows(ctx.database, requireOrganization(ctx), false)).map((r) => toDashboard(r));
+}
+
+/** GET /api/dashboards/admin: soft-deleted ones included, with isProvisioned and deleted. */
+export async function listDashboardsAdmin({ ctx }: Verb) {
+  requireCapability(ctx, "dashboard:write");
+  return (await listRows(ctx.database, requireOrganization(ctx), true)).map((r) => toDashboard(r, true));
+}
+
+export async function getDashboard({ ctx, input }: Verb<{ dashboardId: string; revision?: number }>) {
+  requireCapability(ctx, "model:read");
+  return toDashboard(await getRow(ctx.database, requireOrganization(ctx), input.dashboardId, input.revision));
+}
+
+export async function createDashboard({ ctx, input }: Verb<unknown>) {
+  requireCapability(ctx, "dashboard:write");
+  const orgId = requireOrganization(ctx);
+  const id = await insertDashboard(ctx.database, orgId, validateDefinition(input), ctx.userId);
+  return toDashboard(await getRow(ctx.database, orgId, id));
+}
+
+export async function updateDashboard({ ctx, input }: Verb<{ dashboardId: string; definition: unknown }>) {
+  requireCapability(ctx, "dashboard:write");
+  const orgId = requireOrganization(ctx);
+  const def = validateDefinition(input.definition);
+  await requireEditable(ctx.database, orgId, input.dashboardId);
+  await appendRevision(ctx.database, orgId, input.dashboardId, def, ctx.userId);
+  return toDashboard(await getRow(ctx.database, orgId, input.dashboardId));
+}
+
+export async function deleteDashboard({ ctx, input }: Verb<{ dashboardId: string }>) {
+  requireCapability(ctx, "dashboard:write");
+  const orgId = requireOrganization(ctx);
+  await requireEditable(ctx.database, orgId, input.dashboardId);
+  await softDelete(ctx.database, orgId, input.dashboardId);
+}
+
+/**
+ * GET /api/dashboards/:dashboardId/panels/:panelInstanceId: the query-string values are checked against the
+ * dashboard's parameters (unknown keys, missing required ones, wrong types: 422), then the panel's query runs
+ * through the same scoped path as explore.
+ */
+export async function runPanel({ ctx, input, graph }: Verb<{ dashboardId: string; panelInstanceId: string; query: Record<string, string> }> & { graph: GraphDeps }) {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  const row = await getRow(ctx.database, requireOrganization(ctx), input.dashboardId);
+  const def = row.definition;
+  const panel = def.panels.find((p) => p.panelInstanceId === input.panelInstanceId);
+  if (!panel) throw notFound("Panel", input.panelInstanceId);
+  const declared = new Map(def.parameters.map((p) => [p.name, p]));
+  for (const key of Object.keys(input.query)) {
+    if (!declared.has(key)) throw invalid(key, `not a parameter of dashboard '${row.id}' (known: ${[...declared.keys()].join(", ") || "none"})`);
+  }
+  const values: Record<string, string | number | boolean> = {};
+  for (const p of def.parameters) {
+    const raw = input.query[p.name] ?? (p.default !== undefined ? String(p.default) : undefined);
+    if (raw === undefined) {
+      if (p.required) throw invalid(p.name, "is required");
+      continue;
+    }
+    values[p.name] = coerceParameter(p, raw);
+    if (p.type === "element") await requireElement(ctx, ws, p.name, values[p.name] as string, p.elementType);
+  }
+  const cypherParams: Record<string, unknown> = {};
+  const bindings = panel.bindings ?? Object.fromEntries(def.parameters.map((p) => [p.name, p.name]));
+  for (const [param, source] of Object.entries(bindings)) cypherParams[param] = values[source] ?? null;
+  const result = await runScopedQuery(graph, ws, parseReadQuery(panel.query), cypherParams);
+  return {
+    dashboardId: row.id,
+    revision: row.revision,
+    panelInstanceId: panel.panelInstanceId,
+    title: panel.title,
+    visualization: panel.visualization,
+    parameters: values,
+    ...(panel.visualization === "core/metric" ? { value: result.rows[0]?.[0] ?? null } : {}),
+    result,
+  };
+}
+
+async function requireElement(ctx: RequestContext, ws: string, name: string, id: string, type?: string) {
+  const rows = await ctx.database.rows<{ type: string }>(sql`select type from elements where workspace_id = ${ws} and id = ${id}`);
+  if (!rows[0]) throw invalid(name, `no element '${id}' in the active workspace`);
+  if (type && rows[0].type !== type) throw invalid(name, `element '${id}' is a ${rows[0].type}, not a ${type}`);
+}

@@ -1,0 +1,38 @@
+import type { Driver } from "neo4j-driver";
+
+/** A request to rebuild one workspace's graph; the job row in graph_jobs carries its state. */
+export type GraphJob = { jobId: string; workspaceId: string };
+
+/** What a job handler tells the queue: done (ack), never again (term), or try later (redeliver). */
+export type JobOutcome = { kind: "ack" } | { kind: "term" } | { kind: "retry"; delayMs: number };
+
+export type JobDelivery = {
+  job: GraphJob;
+  /** 1 for the first delivery; more after a worker died or asked for a retry. */
+  deliveryCount: number;
+  /** Tells the queue the job is still being worked on (extends the acknowledgement deadline). */
+  heartbeat(): void;
+};
+
+/** The rebuild queue: NATS JetStream when NATS_URL is set, an in-process queue otherwise. */
+export interface GraphJobQueue {
+  readonly kind: "nats" | "memory";
+  enqueue(job: GraphJob): Promise<void>;
+  /** Runs handler for each delivered job, one at a time, until stop(). */
+  consume(handler: (delivery: JobDelivery) => Promise<JobOutcome>): Promise<{ stop(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+/** What the graph routes need; absent when no Neo4j is configured (they answer 503 with how to enable it). */
+export type GraphDeps = {
+  driver: Driver;
+  queue: GraphJobQueue;
+  /** How long POST /api/export/neo4j waits for the job before answering 202 (GRAPH_REBUILD_WAIT_MS, default 10 s). */
+  rebuildWaitMs?: number;
+  /** Transaction timeout of explore and panel queries (EXPLORE_TIMEOUT_MS, default 10 s). */
+  queryTimeoutMs?: number;
+  /** Most rows returned by explore and panel queries (EXPLORE_ROW_CAP, default 1000). */
+  rowCap?: number;
+  /** Neo4j database name (NEO4J_DATABASE), default the server's default. */
+  database?: string;
+};

@@ -1,0 +1,52 @@
+import { AppError, notFound } from "@ams/shared";
+import { type Verb, requireCapability, requireWorkspace } from "../context.ts";
+import type { GraphDeps } from "./deps.ts";
+import { forgetSlot } from "./explore.ts";
+import { finishJob, getJob, insertJob, toJobView } from "./jobs.ts";
+
+export type RebuildAnswer = { status: 200 | 202; job: ReturnType<typeof toJobView> };
+
+/**
+ * POST /api/export/neo4j: queues a rebuild of the active workspace's graph and waits for it up to
+ * graph.rebuildWaitMs. Succeeded in time: 200 with the counts; still going: 202 with the job and its status route.
+ */
+export async function requestRebuild({ ctx, graph }: Verb & { graph: GraphDeps }): Promise<RebuildAnswer> {
+  requireCapability(ctx, "graph:rebuild");
+  const ws = requireWorkspace(ctx);
+  const job = await insertJob(ctx.database, ws, ctx.userId);
+  try {
+    await graph.queue.enqueue({ jobId: job.id, workspaceId: ws });
+  } catch (err) {
+    const message = `the job queue is unavailable: ${(err as Error).message}`;
+    await finishJob(ctx.database, job.id, { state: "failed", error: message });
+    throw new AppError("UNAVAILABLE", `Graph rebuild could not be queued (${message})`);
+  }
+  const deadline = Date.now() + (graph.rebuildWaitMs ?? 10_000);
+  let pause = 25;
+  for (;;) {
+    const current = await getJob(ctx.database, ws, job.id);
+    if (!current) throw notFound("Graph job", job.id);
+    if (current.state === "succeeded") {
+      forgetSlot(ws);
+      return { status: 200, job: toJobView(current) };
+    }
+    if (current.state === "failed") {
+      throw new AppError("UNAVAILABLE", `Graph rebuild failed (job ${current.id}): ${current.error ?? "unknown error"}`);
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) return { status: 202, job: toJobView(current) };
+    await new Promise((r) => setTimeout(r, Math.min(pause, left)));
+    pause = Math.min(pause * 2, 250);
+  }
+}
+
+/** GET /api/export/neo4j/jobs/:jobId: a rebuild job of the active workspace. */
+export async function getRebuildJob({ ctx, input }: Verb<{ jobId: string }>) {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  if (!/^[0-9a-f-]{36}$/i.test(input.jobId)) throw notFound("Graph job", input.jobId);
+  const job = await getJob(ctx.database, ws, input.jobId);
+  if (!job) throw notFound("Graph job", input.jobId);
+  if (job.state === "succeeded") forgetSlot(ws);
+  return toJobView(job);
+}

@@ -1,0 +1,123 @@
+import { invalid, notFound } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import { deleteDanglingConnections } from "../cascade.ts";
+import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { assertIdentifierFree, getElementRow } from "../elements/internal.ts";
+import { newId } from "../ids.ts";
+import { getNodeRow, getViewRow, type NodeRow, nodeColumns, toNode } from "../views/internal.ts";
+import type { CreateNodeInput, UpdateNodeInput } from "../views/schemas.ts";
+
+const GRID = { columns: 5, dx: 150, dy: 80, margin: 20 };
+
+export async function createNode({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: CreateNodeInput & { view_id: string };
+}) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const kind = input.kind ?? (input.element_id ? "element" : undefined);
+  if (!kind) throw invalid("element_id", "give element_id, or kind label/container with a label");
+  if (kind === "element" && !input.element_id) throw invalid("element_id", "an element node needs element_id");
+  if (kind !== "element" && input.element_id) throw invalid("element_id", `a ${kind} node shows no element`);
+  const { database } = ctx;
+  return database.db.transaction(async (tx) => {
+    await getViewRow(database, ws, input.view_id, tx);
+    if (input.element_id) {
+      await getElementRow(database, ws, input.element_id, tx).catch(() => {
+        throw invalid("element_id", `no element '${input.element_id}' in this workspace`);
+      });
+    }
+    if (input.parent_id) {
+      await getNodeRow(database, ws, input.view_id, input.parent_id, tx).catch(() => {
+        throw invalid("parent_id", `no node '${input.parent_id}' in this view`);
+      });
+    }
+    const id = input.id ?? newId();
+    if (input.id) await assertIdentifierFree(database, tx, ws, id);
+    const [{ n }] = await database.rows<{ n: number }>(
+      sql`select count(*)::int as n from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id}`,
+      tx,
+    );
+    const x = input.x ?? GRID.margin + (n % GRID.columns) * GRID.dx;
+    const y = input.y ?? GRID.margin + Math.floor(n / GRID.columns) * GRID.dy;
+    const [row] = await database.rows<NodeRow>(
+      sql`insert into view_nodes (workspace_id, id, view_id, parent_id, ord, kind, element_id, x, y, w, h, label, style)
+          values (${ws}, ${id}, ${input.view_id}, ${input.parent_id ?? null},
+            coalesce((select max(ord) + 1 from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id}), 0),
+            ${kind}, ${input.element_id ?? null}, ${x}, ${y}, ${input.w ?? 120}, ${input.h ?? 55},
+            ${input.label ?? null}, ${input.style ? JSON.stringify(input.style) : null}::jsonb)
+          returning ${nodeColumns}`,
+      tx,
+    );
+    return toNode(row!);
+  });
+}
+
+export async function updateNode({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: UpdateNodeInput & { view_id: string; id: string };
+}) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const { database } = ctx;
+  return database.db.transaction(async (tx) => {
+    const cur = await getNodeRow(database, ws, input.view_id, input.id, tx);
+    if (input.parent_id) await assertNotOwnAncestor(database, tx, ws, input.view_id, input.id, input.parent_id);
+    const style = input.style === undefined ? cur.style : input.style;
+    const [row] = await database.rows<NodeRow>(
+      sql`update view_nodes set x = ${input.x ?? cur.x}, y = ${input.y ?? cur.y}, w = ${input.w ?? cur.w}, h = ${input.h ?? cur.h},
+            label = ${input.label === undefined ? cur.label : input.label},
+            parent_id = ${input.parent_id === undefined ? cur.parentId : input.parent_id},
+            style = ${style ? JSON.stringify(style) : null}::jsonb,
+            i18n = ${input.label !== undefined ? sql`nullif(coalesce(i18n, '{}'::jsonb) - 'label', '{}'::jsonb)` : sql`i18n`}
+          where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id}
+          returning ${nodeColumns}`,
+      tx,
+    );
+    return toNode(row!);
+  });
+}
+
+/** A node cannot be moved into itself or one of its descendants. */
+async function assertNotOwnAncestor(
+  database: RequestContext["database"],
+  tx: Parameters<typeof getNodeRow>[4],
+  ws: string,
+  viewId: string,
+  id: string,
+  parentId: string,
+) {
+  await getNodeRow(database, ws, viewId, parentId, tx).catch(() => {
+    throw invalid("parent_id", `no node '${parentId}' in this view`);
+  });
+  const [cycle] = await database.rows(
+    sql`with recursive up(id, parent_id) as (
+          select id, parent_id from view_nodes where workspace_id = ${ws} and id = ${parentId}
+          union select n.id, n.parent_id from view_nodes n join up on n.id = up.parent_id where n.workspace_id = ${ws}
+        ) select 1 from up where id = ${id} limit 1`,
+    tx,
+  );
+  if (cycle) throw invalid("parent_id", "a node cannot be nested inside itself or its own children");
+}
+
+/** Deletes the node, its nested nodes (cascade) and every connection attached to them. */
+export async function deleteNode({ ctx, input }: { ctx: RequestContext; input: { view_id: string; id: string } }) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const { database } = ctx;
+  await database.db.transaction(async (tx) => {
+    await getViewRow(database, ws, input.view_id, tx);
+    const [gone] = await database.rows(
+      sql`delete from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id} returning id`,
+      tx,
+    );
+    if (!gone) throw notFound("Node", input.id);
+    await deleteDanglingConnections(database, tx, ws, [input.view_id]);
+  });
+}

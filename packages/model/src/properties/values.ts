@@ -1,0 +1,190 @@
+import type { Database, DbOrTx } from "@ams/db";
+import { AppError, type FieldError } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import type { Properties, PropertiesInput } from "../schemas.ts";
+import { idList } from "../sql.ts";
+import { type DefinitionInfo, loadDefinitions } from "./definitions.ts";
+
+export type OwnerKind = "model" | "element" | "relationship" | "view";
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Converts an input value to its stored text, or explains why it does not fit the definition's type. */
+function storedValue(def: DefinitionInfo, value: string | number | boolean): string | string {
+  switch (def.type) {
+    case "number": {
+      const n =
+        typeof value === "number"
+          ? value
+          : typeof value === "string" && value.trim() !== ""
+            ? Number(value)
+            : Number.NaN;
+      if (!Number.isFinite(n)) throw new Error(`must be a number (definition '${def.name}' has type number)`);
+      return String(n);
+    }
+    case "boolean": {
+      if (value === true || value === "true") return "true";
+      if (value === false || value === "false") return "false";
+      throw new Error(`must be true or false (definition '${def.name}' has type boolean)`);
+    }
+    case "date": {
+      if (typeof value !== "string" || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) {
+        throw new Error(`must be an ISO 8601 date such as 2024-05-31 (definition '${def.name}' has type date)`);
+      }
+      return value;
+    }
+    default:
+      if (typeof value !== "string")
+        throw new Error(`must be a string (definition '${def.name}' has type ${def.type})`);
+      return value;
+  }
+}
+
+/** The typed JSON value of a stored text, by its definition's type. */
+export function typedValue(type: string, value: string): string | number | boolean {
+  if (type === "number") {
+    const n = Number(value);
+    return value.trim() !== "" && Number.isFinite(n) ? n : value;
+  }
+  if (type === "boolean") return value === "true" ? true : value === "false" ? false : value;
+  return value;
+}
+
+function findDefinition(defs: DefinitionInfo[], key: string): DefinitionInfo | undefined {
+  return (
+    defs.find((d) => d.name === key) ??
+    defs.find((d) => d.id === key) ??
+    defs.find((d) => d.name.toLowerCase() === key.toLowerCase())
+  );
+}
+
+/**
+ * Applies property changes to one owner: keys name definitions (by name or id), null removes a value,
+ * `replace` drops every value not named. Validates all keys first so a bad value changes nothing.
+ */
+export async function writeProperties(
+  database: Database,
+  tx: DbOrTx,
+  workspaceId: string,
+  owner: { kind: OwnerKind; id: string },
+  input: PropertiesInput,
+  replace: boolean,
+): Promise<void> {
+  const defs = await loadDefinitions(database, workspaceId, tx);
+  const changes = new Map<string, string | null>();
+  const errors: FieldError[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    const def = findDefinition(defs, key);
+    if (!def) {
+      errors.push({ path: `properties.${key}`, message: `no property definition named '${key}' in this workspace` });
+      continue;
+    }
+    try {
+      changes.set(def.id, value === null ? null : storedValue(def, value));
+    } catch (err) {
+      errors.push({ path: `properties.${key}`, message: (err as Error).message });
+    }
+  }
+  if (errors.length > 0) {
+    throw new AppError("VALIDATION", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+  }
+  const current = replace
+    ? []
+    : await database.rows<{ definitionId: string; value: string }>(
+        sql`select definition_id as "definitionId", value from property_values
+            where workspace_id = ${workspaceId} and owner_kind = ${owner.kind} and owner_id = ${owner.id} order by ord`,
+        tx,
+      );
+  const next: { definitionId: string; value: string }[] = [];
+  for (const row of current) {
+    if (!changes.has(row.definitionId)) next.push(row);
+  }
+  for (const [definitionId, value] of changes) if (value !== null) next.push({ definitionId, value });
+  await database.rows(
+    sql`delete from property_values
+        where workspace_id = ${workspaceId} and owner_kind = ${owner.kind} and owner_id = ${owner.id}`,
+    tx,
+  );
+  if (next.length === 0) return;
+  await database.rows(
+    sql`insert into property_values (workspace_id, owner_kind, owner_id, ord, definition_id, value)
+        select ${workspaceId}, ${owner.kind}, ${owner.id}, r.o, r.d, r.v
+        from json_to_recordset(${JSON.stringify(next.map((n, o) => ({ o, d: n.definitionId, v: n.value })))}::json)
+          as r(o int, d text, v text)`,
+    tx,
+  );
+}
+
+/** Property maps of many owners of one kind (or one owner), keyed by owner id. */
+export async function readProperties(
+  database: Database,
+  workspaceId: string,
+  kind: OwnerKind,
+  ownerId?: string,
+  on?: DbOrTx,
+): Promise<Map<string, Properties>> {
+  const rows = await database.rows<{ o: string; n: string; t: string; v: string }>(
+    ownerId === undefined
+      ? sql`select v.owner_id as o, d.name as n, d.type as t, v.value as v from property_values v
+            join property_definitions d on d.workspace_id = v.workspace_id and d.id = v.definition_id
+            where v.workspace_id = ${workspaceId} and v.owner_kind = ${kind} order by v.owner_id, v.ord`
+      : sql`select v.owner_id as o, d.name as n, d.type as t, v.value as v from property_values v
+            join property_definitions d on d.workspace_id = v.workspace_id and d.id = v.definition_id
+            where v.workspace_id = ${workspaceId} and v.owner_kind = ${kind} and v.owner_id = ${ownerId}
+            order by v.ord`,
+    on,
+  );
+  const out = new Map<string, Properties>();
+  for (const r of rows) {
+    let props = out.get(r.o);
+    if (!props) {
+      props = {};
+      out.set(r.o, props);
+    }
+    if (!(r.n in props)) props[r.n] = typedValue(r.t, r.v);
+  }
+  return out;
+}
+
+export async function deleteProperties(
+  database: Database,
+  tx: DbOrTx,
+  workspaceId: string,
+  kind: OwnerKind,
+  ownerIds: string[],
+) {
+  if (ownerIds.length === 0) return;
+  await database.rows(
+    sql`delete from property_values where workspace_id = ${workspaceId} and owner_kind = ${kind}
+        and owner_id in ${idList(ownerIds)}`,
+    tx,
+  );
+}
+
+/**
+ * A LEFT JOIN fragment giving each owner of the kind its property list as JSON ([[name, type, value], ...]) in
+ * one set-based pass, so a list is one round trip: `left join ${propertiesJoin(ws, "element")} p on p.owner_id = e.id`.
+ */
+export function propertiesJoin(workspaceId: string, kind: OwnerKind) {
+  return sql`(select v.owner_id, json_agg(json_build_array(d.name, d.type, v.value) order by v.ord) as props
+      from property_values v
+      join property_definitions d on d.workspace_id = v.workspace_id and d.id = v.definition_id
+      where v.workspace_id = ${workspaceId} and v.owner_kind = ${kind}
+      group by v.owner_id)`;
+}
+
+/** The typed property map of one joined row's `props` column. */
+export function propsFromJson(props: [string, string, string][] | null): Properties {
+  const out: Properties = {};
+  if (!props) return out;
+  for (const [name, type, value] of props) if (!(name in out)) out[name] = typedValue(type, value);
+  return out;
+}
+
+/** The property list of the row aliased `alias` (one owner), as a lateral subquery: `left join lateral ... p on true`. */
+export function ownPropertiesLateral(workspaceId: string, kind: OwnerKind, ownerIdColumn: ReturnType<typeof sql>) {
+  return sql`lateral (select json_agg(json_build_array(d.name, d.type, v.value) order by v.ord) as props
+      from property_values v
+      join property_definitions d on d.workspace_id = v.workspace_id and d.id = v.definition_id
+      where v.workspace_id = ${workspaceId} and v.owner_kind = ${kind} and v.owner_id = ${ownerIdColumn})`;
+}

@@ -1,0 +1,23 @@
+import { notFound } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import { deleteAttachedRelationships, deleteDanglingConnections, deleteFolderItems } from "../cascade.ts";
+import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { deleteProperties } from "../properties/values.ts";
+
+/** Deletes the relationship, relationships attached to it, and the connections that drew them. */
+export async function deleteRelationship({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const { database } = ctx;
+  await database.db.transaction(async (tx) => {
+    const [gone] = await database.rows(
+      sql`delete from relationships where workspace_id = ${ws} and id = ${input.id} returning id`,
+      tx,
+    );
+    if (!gone) throw notFound("Relationship", input.id);
+    await deleteAttachedRelationships(database, tx, ws, [input.id]);
+    await deleteProperties(database, tx, ws, "relationship", [input.id]);
+    await deleteFolderItems(database, tx, ws, [input.id]);
+    await deleteDanglingConnections(database, tx, ws);
+  });
+}

@@ -1,0 +1,27 @@
+import { sql } from "drizzle-orm";
+import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { readProperties } from "../properties/values.ts";
+import { getRelationshipRow, toRelationship } from "./internal.ts";
+
+export async function getRelationship({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  const [row, props] = await Promise.all([
+    getRelationshipRow(ctx.database, ws, input.id),
+    readProperties(ctx.database, ws, "relationship", input.id),
+  ]);
+  return toRelationship(row, props.get(row.id));
+}
+
+/** Views that draw the relationship as a connection. */
+export async function getRelationshipViews({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  await getRelationshipRow(ctx.database, ws, input.id);
+  return ctx.database.rows<{ id: string; name: string; viewpoint: string | null; documentation: string | null }>(
+    sql`select v.id, v.name, v.viewpoint, v.documentation from views v
+        where v.workspace_id = ${ws} and exists (select 1 from connections c
+          where c.workspace_id = v.workspace_id and c.view_id = v.id and c.relationship_id = ${input.id})
+        order by v.ord`,
+  );
+}

@@ -1,0 +1,62 @@
+import { invalid } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { readProperties, writeProperties } from "../properties/values.ts";
+import { clearI18n } from "../sql.ts";
+import {
+  assertAllowed,
+  assertAttributesFit,
+  endpointType,
+  getRelationshipRow,
+  parseRelationshipType,
+  type RelationshipRow,
+  relationshipColumns,
+  toRelationship,
+} from "./internal.ts";
+import type { UpdateRelationshipInput } from "./schemas.ts";
+
+export async function updateRelationship({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: UpdateRelationshipInput & { id: string };
+}) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const { database } = ctx;
+  return database.db.transaction(async (tx) => {
+    const cur = await getRelationshipRow(database, ws, input.id, tx);
+    const type =
+      input.type !== undefined
+        ? parseRelationshipType(input.type)
+        : (cur.type as ReturnType<typeof parseRelationshipType>);
+    assertAttributesFit(type, input);
+    const source = input.source ?? cur.source;
+    const target = input.target ?? cur.target;
+    if (source === input.id || target === input.id)
+      throw invalid(source === input.id ? "source" : "target", "a relationship cannot connect to itself");
+    if (input.type !== undefined || input.source !== undefined || input.target !== undefined) {
+      const [s, t] = await Promise.all([
+        endpointType(database, tx, ws, source, "source"),
+        endpointType(database, tx, ws, target, "target"),
+      ]);
+      assertAllowed(type, s, t);
+    }
+    const keep = <T>(next: T | undefined, prev: T) => (next === undefined ? prev : next);
+    const [row] = await database.rows<RelationshipRow>(
+      sql`update relationships set type = ${type}, source_id = ${source}, target_id = ${target},
+            name = ${keep(input.name, cur.name)}, documentation = ${keep(input.documentation, cur.documentation)},
+            is_directed = ${type === "Association" ? (keep(input.is_directed, cur.isDirected) ?? false) : null},
+            access_type = ${type === "Access" ? (keep(input.access_type, cur.accessType) ?? "Write") : null},
+            influence_strength = ${type === "Influence" ? keep(input.influence_strength, cur.influenceStrength) : null},
+            i18n = ${clearI18n({ name: input.name, documentation: input.documentation })}
+          where workspace_id = ${ws} and id = ${input.id} returning ${relationshipColumns}`,
+      tx,
+    );
+    if (input.properties)
+      await writeProperties(database, tx, ws, { kind: "relationship", id: input.id }, input.properties, false);
+    const props = await readProperties(database, ws, "relationship", input.id, tx);
+    return toRelationship(row!, props.get(input.id));
+  });
+}

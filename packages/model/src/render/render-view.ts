@@ -1,0 +1,142 @@
+import { elementNotation, NOTATION_DEFAULTS } from "@ams/shared";
+import type { RenderContext } from "./context.ts";
+import { iconDef } from "./defs.ts";
+import { escapeXml, num } from "./escape.ts";
+import { pluginIconResolver } from "./plugin-icon.ts";
+import { ConnectionRouter, renderConnection } from "./render-connection.ts";
+import { renderNode } from "./render-node.ts";
+import type { Box } from "./route.ts";
+import type { RenderInput, RenderNode, RenderOptions } from "./types.ts";
+
+export type { IconResolver, RenderInput, RenderOptions } from "./types.ts";
+
+const MARGIN = 12;
+const EMPTY = { w: 120, h: 40 };
+const DEFAULT_SIZE = { w: 120, h: 55 };
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+const finite = (v: unknown, fallback: number) => (typeof v === "number" && Number.isFinite(v) ? v : fallback);
+const positive = (v: unknown, fallback: number) =>
+  typeof v === "number" && Number.isFinite(v) && v > 0 ? v : fallback;
+
+/**
+ * Parents before children, siblings in input order. A node whose parent is missing, or that sits in a parent
+ * cycle, is drawn at the top level.
+ */
+function drawingOrder(nodes: readonly RenderNode[]): {
+  order: RenderNode[];
+  parentOf: Map<string, RenderNode>;
+  hasChildren: Set<string>;
+} {
+  const byId = new Map<string, RenderNode>();
+  for (const n of nodes) byId.set(n.id, n);
+  const children = new Map<string, RenderNode[]>();
+  const parentOf = new Map<string, RenderNode>();
+  const roots: RenderNode[] = [];
+  for (const n of nodes) {
+    const parent = n.parentId ? byId.get(n.parentId) : undefined;
+    if (parent && parent !== n) {
+      const list = children.get(parent.id);
+      if (list) list.push(n);
+      else children.set(parent.id, [n]);
+      parentOf.set(n.id, parent);
+    } else roots.push(n);
+  }
+  const order: RenderNode[] = [];
+  const seen = new Set<string>();
+  const visit = (n: RenderNode) => {
+    if (seen.has(n.id)) return;
+    seen.add(n.id);
+    order.push(n);
+    const list = children.get(n.id);
+    if (list) for (const c of list) visit(c);
+  };
+  for (const r of roots) visit(r);
+  for (const n of nodes) {
+    if (!seen.has(n.id)) {
+      parentOf.delete(n.id); // in a cycle: treat as top level
+      visit(n);
+    }
+  }
+  return { order, parentOf, hasChildren: new Set(children.keys()) };
+}
+
+/** Absolute boxes of all nodes (children's positions added to their parents' when stored relative). */
+function layoutBoxes(
+  order: readonly RenderNode[],
+  parentOf: Map<string, RenderNode>,
+  relative: boolean,
+): Map<string, Box> {
+  const boxes = new Map<string, Box>();
+  for (const n of order) {
+    let x = finite(n.x, 0);
+    let y = finite(n.y, 0);
+    if (relative) {
+      const parent = parentOf.get(n.id);
+      const pb = parent ? boxes.get(parent.id) : undefined;
+      if (pb) {
+        x += pb.x;
+        y += pb.y;
+      }
+    }
+    boxes.set(n.id, {
+      x,
+      y,
+      w: positive(n.w, DEFAULT_SIZE.w),
+      h: positive(n.h, DEFAULT_SIZE.h),
+      shape: n.kind === "element" && n.element ? elementNotation(n.element.type).shape : "rect",
+    });
+  }
+  return boxes;
+}
+
+/**
+ * A standalone SVG document of a view in ArchiMate notation. Reads nothing but its input, never throws on odd
+ * data (unknown types, dangling ends, a failing icon resolver), and escapes every piece of text it writes.
+ */
+export function renderViewSvg(input: RenderInput, opts: RenderOptions = {}): string {
+  const prefix = (opts.idPrefix ?? "ams-").replace(/[^A-Za-z0-9_-]/g, "") || "ams-";
+  const ctx: RenderContext = {
+    prefix,
+    out: [],
+    icons: new Set(),
+    markers: new Map(),
+    bounds: { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity },
+    pluginIcon: pluginIconResolver(opts.resolveIcon),
+  };
+  const nodes = input.nodes ?? [];
+  const connections = input.connections ?? [];
+  const { order, parentOf, hasChildren } = drawingOrder(nodes);
+  const boxes = layoutBoxes(order, parentOf, input.coordinates === "relative");
+
+  ctx.out.push('<g class="nodes">');
+  for (const n of order) renderNode(ctx, n, boxes.get(n.id)!, hasChildren.has(n.id));
+  ctx.out.push('</g><g class="connections">');
+  const router = new ConnectionRouter(boxes, connections);
+  for (const c of connections) renderConnection(ctx, router, c);
+  ctx.out.push("</g>");
+
+  const b = ctx.bounds;
+  const empty = !(b.maxX >= b.minX);
+  const vx = empty ? 0 : Math.floor(b.minX - MARGIN);
+  const vy = empty ? 0 : Math.floor(b.minY - MARGIN);
+  const vw = empty ? EMPTY.w : Math.ceil(b.maxX + MARGIN) - vx;
+  const vh = empty ? EMPTY.h : Math.ceil(b.maxY + MARGIN) - vy;
+
+  const head: string[] = [
+    `<svg xmlns="${SVG_NS}" width="${vw}" height="${vh}" viewBox="${vx} ${vy} ${vw} ${vh}" ` +
+      `font-family="${NOTATION_DEFAULTS.fontFamily}" font-size="12">`,
+    `<title>${escapeXml(input.view?.name ?? "")}</title>`,
+  ];
+  if (input.view?.documentation) head.push(`<desc>${escapeXml(input.view.documentation)}</desc>`);
+  if (ctx.icons.size > 0 || ctx.markers.size > 0) {
+    head.push("<defs>");
+    for (const type of ctx.icons) head.push(iconDef(type, `${prefix}i-${type}`));
+    for (const def of ctx.markers.values()) head.push(def);
+    head.push("</defs>");
+  }
+  head.push(
+    `<rect class="background" x="${num(vx)}" y="${num(vy)}" width="${vw}" height="${vh}" fill="${NOTATION_DEFAULTS.background}"/>`,
+  );
+  return head.join("") + ctx.out.join("") + "</svg>";
+}

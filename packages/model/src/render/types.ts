@@ -1,0 +1,58 @@
+import type { connections, elements, relationships, viewNodes, views } from "@ams/db";
+
+type ViewRow = typeof views.$inferSelect;
+type ViewNodeRow = typeof viewNodes.$inferSelect;
+type ConnectionRow = typeof connections.$inferSelect;
+type ElementRow = typeof elements.$inferSelect;
+type RelationshipRow = typeof relationships.$inferSelect;
+
+/** Fields the renderer reads may be null (database) or missing (hand-built input). */
+type Loose<T> = { [K in keyof T]?: T[K] | null | undefined };
+
+export type RenderView = Pick<ViewRow, "name"> & Loose<Pick<ViewRow, "id" | "documentation">>;
+
+/** The element an element node shows, with its `Service Plugin IconPack` property value when it has one. */
+export type RenderElement = Pick<ElementRow, "type" | "name"> & { iconPack?: string | null };
+
+/**
+ * A view node. x, y, w, h are view coordinates: a child's x/y are ABSOLUTE (measured from the view's origin,
+ * not from its parent), as in the Open Exchange Format 3.x (archimate3_Diagram.xsd LocationGroup: "from the
+ * Top,Left (i.e. 0,0) corner of the diagram"; Archi's own exports place children inside their parent's absolute
+ * box). Pass `coordinates: "relative"` in RenderInput for rows that store parent-relative positions.
+ * kind: "element" | "label" | "container".
+ */
+export type RenderNode = Pick<ViewNodeRow, "id" | "kind" | "x" | "y" | "w" | "h"> &
+  Loose<Pick<ViewNodeRow, "parentId" | "label" | "style">> & { element?: RenderElement | null };
+
+export type RenderRelationship = Pick<RelationshipRow, "type"> &
+  Loose<Pick<RelationshipRow, "name" | "accessType" | "isDirected" | "influenceStrength">>;
+
+/**
+ * A view connection. sourceId/targetId name a node or another connection of the view; bendpoints are absolute
+ * view coordinates too. kind: "relationship" | "line".
+ */
+export type RenderConnection = Pick<ConnectionRow, "id" | "kind" | "sourceId" | "targetId"> &
+  Loose<Pick<ConnectionRow, "bendpoints" | "label" | "style">> & { relationship?: RenderRelationship | null };
+
+export type RenderInput = {
+  view: RenderView;
+  /** Any order; parents are drawn before their children, siblings in the given order. */
+  nodes: readonly RenderNode[];
+  /** Drawn above all nodes, in the given order. */
+  connections: readonly RenderConnection[];
+  /** How child node positions are stored; default "absolute" (the exchange format's convention). */
+  coordinates?: "absolute" | "relative";
+};
+
+/**
+ * Resolves a `Service Plugin IconPack` value (a plugin icon slug, or a legacy URL/relative path) to an icon:
+ * `href` for an image the browser may fetch, `svg` for a sanitized SVG document to inline. undefined when the
+ * value does not resolve (unknown slug, disabled plugin); the element then shows its type icon.
+ */
+export type IconResolver = (value: string) => { href: string } | { svg: string } | undefined;
+
+export type RenderOptions = {
+  resolveIcon?: IconResolver;
+  /** Prefix of the ids of markers and icon definitions, for pages that inline several SVGs. Default "ams-". */
+  idPrefix?: string;
+};

@@ -1,0 +1,115 @@
+import type { Bendpoint, ConnectionStyle, Database, DbOrTx, NodeStyle } from "@ams/db";
+import { findViewpoint, invalid, notFound } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import type { Properties } from "../schemas.ts";
+
+export type ViewRow = { id: string; name: string; viewpoint: string | null; documentation: string | null };
+export type NodeRow = {
+  id: string;
+  parentId: string | null;
+  kind: string;
+  elementId: string | null;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  label: string | null;
+  style: NodeStyle | null;
+};
+export type ConnectionRow = {
+  id: string;
+  kind: string;
+  relationshipId: string | null;
+  sourceId: string;
+  targetId: string;
+  bendpoints: Bendpoint[] | null;
+  label: string | null;
+  style: ConnectionStyle | null;
+};
+
+export type ViewNode = {
+  id: string;
+  kind: string;
+  element_id: string | null;
+  label?: string | null;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  style?: NodeStyle;
+  children: ViewNode[];
+};
+
+export const nodeColumns = sql`id, parent_id as "parentId", kind, element_id as "elementId", x, y, w, h, label, style`;
+export const connectionColumns = sql`id, kind, relationship_id as "relationshipId", source_id as "sourceId",
+  target_id as "targetId", bendpoints, label, style`;
+
+export const toView = (row: ViewRow, properties: Properties = {}) => ({ ...row, properties });
+
+export function toNode(row: NodeRow, children: ViewNode[] = []): ViewNode {
+  const node: ViewNode = {
+    id: row.id,
+    kind: row.kind,
+    element_id: row.elementId,
+    x: row.x,
+    y: row.y,
+    w: row.w,
+    h: row.h,
+    children,
+  };
+  if (row.kind !== "element") node.label = row.label;
+  if (row.style) node.style = row.style;
+  return node;
+}
+
+export function toConnection(row: ConnectionRow) {
+  return {
+    id: row.id,
+    kind: row.kind,
+    relationship_id: row.relationshipId,
+    source: row.sourceId,
+    target: row.targetId,
+    bendpoints: row.bendpoints ?? [],
+    ...(row.label !== null ? { label: row.label } : {}),
+    ...(row.style ? { style: row.style } : {}),
+  };
+}
+
+/** Builds the node tree in source order from flat rows. */
+export function nodeTree(rows: NodeRow[]): ViewNode[] {
+  const byId = new Map<string, ViewNode>();
+  for (const r of rows) byId.set(r.id, toNode(r));
+  const roots: ViewNode[] = [];
+  for (const r of rows) {
+    const node = byId.get(r.id)!;
+    const parent = r.parentId ? byId.get(r.parentId) : undefined;
+    (parent ? parent.children : roots).push(node);
+  }
+  return roots;
+}
+
+export async function getViewRow(database: Database, ws: string, id: string, on?: DbOrTx) {
+  const [row] = await database.rows<ViewRow>(
+    sql`select id, name, viewpoint, documentation from views where workspace_id = ${ws} and id = ${id}`,
+    on,
+  );
+  if (!row) throw notFound("View", id);
+  return row;
+}
+
+export async function getNodeRow(database: Database, ws: string, viewId: string, id: string, on?: DbOrTx) {
+  const [row] = await database.rows<NodeRow>(
+    sql`select ${nodeColumns} from view_nodes where workspace_id = ${ws} and view_id = ${viewId} and id = ${id}`,
+    on,
+  );
+  if (!row) throw notFound("Node", id);
+  return row;
+}
+
+/** The canonical viewpoint name, or a 422 listing where to find the valid ones. */
+export function parseViewpoint(input: string | null | undefined): string | null | undefined {
+  if (input === undefined || input === null || input === "") return input === "" ? null : input;
+  const vp = findViewpoint(input);
+  if (!vp) throw invalid("viewpoint", `'${input}' is not an ArchiMate 3.1 viewpoint (see GET /api/viewpoints)`);
+  return vp.id;
+}

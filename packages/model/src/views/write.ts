@@ -1,0 +1,70 @@
+import { notFound } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import { deleteFolderItems } from "../cascade.ts";
+import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { assertIdentifierFree } from "../elements/internal.ts";
+import { newId } from "../ids.ts";
+import { deleteProperties, readProperties, writeProperties } from "../properties/values.ts";
+import { clearI18n } from "../sql.ts";
+import { getViewRow, parseViewpoint, toView, type ViewRow } from "./internal.ts";
+import type { CreateViewInput, UpdateViewInput } from "./schemas.ts";
+
+export async function createView({ ctx, input }: { ctx: RequestContext; input: CreateViewInput }) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const viewpoint = parseViewpoint(input.viewpoint) ?? null;
+  const { database } = ctx;
+  return database.db.transaction(async (tx) => {
+    const id = input.id ?? newId();
+    if (input.id) await assertIdentifierFree(database, tx, ws, id);
+    const [row] = await database.rows<ViewRow>(
+      sql`insert into views (workspace_id, id, ord, name, viewpoint, documentation)
+          values (${ws}, ${id}, coalesce((select max(ord) + 1 from views where workspace_id = ${ws}), 0),
+            ${input.name}, ${viewpoint}, ${input.documentation ?? null})
+          returning id, name, viewpoint, documentation`,
+      tx,
+    );
+    if (input.properties) await writeProperties(database, tx, ws, { kind: "view", id }, input.properties, true);
+    const props = await readProperties(database, ws, "view", id, tx);
+    return { ...toView(row!, props.get(id)), nodes: [], connections: [] };
+  });
+}
+
+export async function updateView({ ctx, input }: { ctx: RequestContext; input: UpdateViewInput & { id: string } }) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const viewpoint = parseViewpoint(input.viewpoint);
+  const { database } = ctx;
+  return database.db.transaction(async (tx) => {
+    const cur = await getViewRow(database, ws, input.id, tx);
+    const [row] = await database.rows<ViewRow>(
+      sql`update views set name = ${input.name ?? cur.name},
+            viewpoint = ${viewpoint === undefined ? cur.viewpoint : viewpoint},
+            documentation = ${input.documentation === undefined ? cur.documentation : input.documentation},
+            i18n = ${clearI18n({ name: input.name, documentation: input.documentation })}
+          where workspace_id = ${ws} and id = ${input.id}
+          returning id, name, viewpoint, documentation`,
+      tx,
+    );
+    if (input.properties)
+      await writeProperties(database, tx, ws, { kind: "view", id: input.id }, input.properties, false);
+    const props = await readProperties(database, ws, "view", input.id, tx);
+    return toView(row!, props.get(input.id));
+  });
+}
+
+/** Deletes the view with its nodes and connections (foreign-key cascade). */
+export async function deleteView({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+  requireCapability(ctx, "model:write");
+  const ws = requireWorkspace(ctx);
+  const { database } = ctx;
+  await database.db.transaction(async (tx) => {
+    const [gone] = await database.rows(
+      sql`delete from views where workspace_id = ${ws} and id = ${input.id} returning id`,
+      tx,
+    );
+    if (!gone) throw notFound("View", input.id);
+    await deleteProperties(database, tx, ws, "view", [input.id]);
+    await deleteFolderItems(database, tx, ws, [input.id]);
+  });
+}

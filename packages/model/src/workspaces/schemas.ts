@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+export const CreateWorkspaceInput = z.strictObject({
+  name: z.string().trim().min(1).max(200).describe("Workspace name"),
+  description: z.string().max(10_000).nullable().optional(),
+  organization_id: z.uuid().optional().describe("Defaults to the caller's active organization"),
+  path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe("An Open Exchange XML file to import (server-side path the deployment allows)"),
+});
+export type CreateWorkspaceInput = z.infer<typeof CreateWorkspaceInput>;
+
+export const UpdateWorkspaceInput = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().max(10_000).nullable().optional(),
+});
+export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceInput>;
+
+export const Workspace = z.object({
+  id: z.string(),
+  organization_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  active: z.boolean(),
+});
+export type Workspace = z.infer<typeof Workspace>;

@@ -1,0 +1,134 @@
+import { AppError } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import { type RequestContext, requireCapability } from "../context.ts";
+import { ensureSystemDefinitions } from "../properties/definitions.ts";
+import { getWorkspaceRow, selectWorkspace, toWorkspace, type WorkspaceRow, workspaceColumns } from "./internal.ts";
+import type { CreateWorkspaceInput, UpdateWorkspaceInput } from "./schemas.ts";
+
+function requireOrganization(ctx: RequestContext): string {
+  if (!ctx.organizationId) throw new AppError("FORBIDDEN", "You are not a member of any organization");
+  return ctx.organizationId;
+}
+
+export async function listWorkspaces({ ctx }: { ctx: RequestContext }) {
+  requireCapability(ctx, "model:read");
+  const org = requireOrganization(ctx);
+  const rows = await ctx.database.rows<WorkspaceRow>(
+    sql`select ${workspaceColumns} from workspaces where organization_id = ${org} order by created_at, id`,
+  );
+  return rows.map((r) => toWorkspace(r, ctx.workspaceId));
+}
+
+/** Creates the workspace (with its system property definition) and makes it the caller's active one. */
+export async function createWorkspace({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: Omit<CreateWorkspaceInput, "path">;
+}) {
+  requireCapability(ctx, "workspace:write");
+  const org = requireOrganization(ctx);
+  if (input.organization_id && input.organization_id !== org) {
+    throw new AppError("NOT_FOUND", `Organization '${input.organization_id}' not found`);
+  }
+  const { database } = ctx;
+  return database.db.transaction(async (tx) => {
+    const [row] = await database.rows<WorkspaceRow>(
+      sql`insert into workspaces (organization_id, name, description, model)
+          values (${org}, ${input.name}, ${input.description ?? null}, ${JSON.stringify({ name: input.name })}::jsonb)
+          returning ${workspaceColumns}`,
+      tx,
+    );
+    await ensureSystemDefinitions(database, row!.id, tx);
+    await selectWorkspace(database, ctx.userId, org, row!.id, tx);
+    return toWorkspace(row!, row!.id);
+  });
+}
+
+export async function updateWorkspace({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: UpdateWorkspaceInput & { id: string };
+}) {
+  requireCapability(ctx, "workspace:write");
+  const org = requireOrganization(ctx);
+  const cur = await getWorkspaceRow(ctx.database, org, input.id);
+  const [row] = await ctx.database.rows<WorkspaceRow>(
+    sql`update workspaces set name = ${input.name ?? cur.name},
+          description = ${input.description === undefined ? cur.description : input.description}, updated_at = now()
+        where id = ${input.id} and organization_id = ${org} returning ${workspaceColumns}`,
+  );
+  return toWorkspace(row!, ctx.workspaceId);
+}
+
+/** Deletes the workspace and its model; a caller whose active workspace it was moves to another of the organization. */
+export async function deleteWorkspace({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+  requireCapability(ctx, "workspace:write");
+  const org = requireOrganization(ctx);
+  const { database } = ctx;
+  await database.db.transaction(async (tx) => {
+    await getWorkspaceRow(database, org, input.id, tx);
+    const [sel] = await database.rows<{ workspace_id: string | null }>(
+      sql`select workspace_id from user_selections where user_id = ${ctx.userId}`,
+      tx,
+    );
+    await database.rows(sql`delete from workspaces where id = ${input.id} and organization_id = ${org}`, tx);
+    if (!sel || sel.workspace_id === input.id || sel.workspace_id === null) {
+      const [next] = await database.rows<{ id: string }>(
+        sql`select id from workspaces where organization_id = ${org} order by created_at, id limit 1`,
+        tx,
+      );
+      await selectWorkspace(database, ctx.userId, org, next?.id ?? null, tx);
+    }
+  });
+}
+
+/** Makes the workspace (and its organization) the caller's active choice. */
+export async function activateWorkspace({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+  requireCapability(ctx, "model:read");
+  const org = requireOrganization(ctx);
+  const row = await getWorkspaceRow(ctx.database, org, input.id);
+  await selectWorkspace(ctx.database, ctx.userId, org, row.id);
+  return toWorkspace(row, row.id);
+}
+
+/** GET /api: the active workspace, its model metadata and counts. */
+export async function getModelInfo({ ctx }: { ctx: RequestContext }) {
+  requireCapability(ctx, "model:read");
+  const org = requireOrganization(ctx);
+  if (!ctx.workspaceId) {
+    return { workspace: null, organization_id: org, model: null, counts: null };
+  }
+  const [row] = await ctx.database.rows<WorkspaceRow & { model: Record<string, unknown> }>(
+    sql`select ${workspaceColumns}, model from workspaces where id = ${ctx.workspaceId} and organization_id = ${org}`,
+  );
+  if (!row) throw new AppError("NOT_FOUND", `Workspace '${ctx.workspaceId}' not found`);
+  const [counts] = await ctx.database.rows<Record<string, number>>(
+    sql`select (select count(*)::int from elements where workspace_id = ${row.id}) as elements,
+          (select count(*)::int from relationships where workspace_id = ${row.id}) as relationships,
+          (select count(*)::int from views where workspace_id = ${row.id}) as views,
+          (select count(*)::int from property_definitions where workspace_id = ${row.id}) as property_definitions`,
+  );
+  const { model, ...ws } = row;
+  return {
+    workspace: toWorkspace(ws, row.id),
+    organization_id: org,
+    model: {
+      identifier: (model.identifier as string | undefined) ?? null,
+      name: (model.name as string | undefined) ?? row.name,
+      documentation: (model.documentation as string | undefined) ?? null,
+      version: (model.version as string | undefined) ?? null,
+      metadata: (model.metadata as { entries?: unknown[] } | undefined)?.entries ?? [],
+    },
+    counts,
+  };
+}
+
+/** POST /api/save: every write is already persisted; kept for clients of the older product. */
+export async function saveModel({ ctx }: { ctx: RequestContext }) {
+  requireCapability(ctx, "model:write");
+  return { saved: true, message: "Changes are saved as they are made; nothing to do." };
+}

@@ -1,0 +1,114 @@
+import { z } from "zod";
+
+/**
+ * Control's configuration, parsed once at start-up. Development defaults make `pnpm start` work on a laptop;
+ * with NODE_ENV=production the service refuses to start while any default secret or seed password is in use.
+ */
+export const devDefaults = {
+  TENANT_JWT_SECRET: "dev-only-tenant-jwt-secret-change-me-0123456789",
+  AUTH_JWT_SECRET: "dev-only-auth-jwt-secret-change-me-0123456789ab",
+  SEED_ADMIN_PASSWORD: "admin-dev-password",
+  SEED_USER_PASSWORD: "user-dev-password",
+  SEED_CONTRIB_PASSWORD: "contrib-dev-password",
+  SEED_ARCHI_PASSWORD: "archi-dev-password",
+  SEED_OPEN_PASSWORD: "open-dev-password",
+} as const;
+
+const flag = z
+  .enum(["true", "false", "1", "0", ""])
+  .default("false")
+  .transform((v) => v === "true" || v === "1");
+
+const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
+
+const secret = (name: keyof typeof devDefaults) =>
+  z.string().min(32, `${name} must be at least 32 characters`).default(devDefaults[name]);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  /** postgres:// URL; absent means an embedded PGlite database under DATA_DIR. */
+  DATABASE_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default("./data"),
+  TENANT_JWT_SECRET: secret("TENANT_JWT_SECRET"),
+  AUTH_JWT_SECRET: secret("AUTH_JWT_SECRET"),
+  /** Split mode: where the tenant and mcp services listen. Absent means in-process (standalone). */
+  TENANT_URL: optionalUrl,
+  MCP_URL: optionalUrl,
+  NATS_URL: optionalUrl,
+  NEO4J_URL: optionalUrl,
+  /** How many reverse proxies in front of control append to X-Forwarded-For (0: use the socket address). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
+  DEMO_SEED: flag,
+  SEED_ADMIN_PASSWORD: z.string().min(1).default(devDefaults.SEED_ADMIN_PASSWORD),
+  SEED_USER_PASSWORD: z.string().min(1).default(devDefaults.SEED_USER_PASSWORD),
+  SEED_CONTRIB_PASSWORD: z.string().min(1).default(devDefaults.SEED_CONTRIB_PASSWORD),
+  SEED_ARCHI_PASSWORD: z.string().min(1).default(devDefaults.SEED_ARCHI_PASSWORD),
+  SEED_OPEN_PASSWORD: z.string().min(1).default(devDefaults.SEED_OPEN_PASSWORD),
+  /** The browser-facing address of the service: links in e-mails and the OIDC redirect URI are built from it. */
+  PUBLIC_URL: z.url().default("http://localhost:8080"),
+  /** smtp://[user:pass@]host:port or smtps://...; absent means e-mail is not sent (invitations keep sent_at null). */
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().min(3).default("ArchiMate Service <no-reply@localhost>"),
+  INVITATION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(168),
+  /** External identity provider (Keycloak-compatible OIDC); checked for completeness in sso/config.ts. */
+  IDP_SSO_ENABLED: flag,
+  IDP_URL: optionalUrl,
+  IDP_REALM: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/)
+      .optional(),
+  ),
+  IDP_CLIENT_ID_WEB: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
+  IDP_CLIENT_SECRET_WEB: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
+  IDP_ADMIN_CLIENT_ID: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
+  IDP_ADMIN_CLIENT_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
+  IDP_SELF_REGISTRATION: flag,
+  IDP_VERIFY_EMAIL: flag,
+  IDP_RESET_PASSWORD: flag,
+});
+
+export type ControlEnv = z.infer<typeof EnvSchema>;
+
+/** Parses and checks the environment; throws one Error listing every problem. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): ControlEnv {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
+    throw new Error(`Invalid control configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  const problems = productionProblems(env);
+  if (problems.length > 0) {
+    throw new Error(`Refusing to start in production:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  }
+  return env;
+}
+
+function productionProblems(env: ControlEnv): string[] {
+  if (env.NODE_ENV !== "production") return [];
+  const problems: string[] = [];
+  const used: (keyof typeof devDefaults)[] = ["TENANT_JWT_SECRET", "AUTH_JWT_SECRET", "SEED_ADMIN_PASSWORD"];
+  if (env.DEMO_SEED) {
+    used.push("SEED_USER_PASSWORD", "SEED_CONTRIB_PASSWORD", "SEED_ARCHI_PASSWORD", "SEED_OPEN_PASSWORD");
+  }
+  for (const name of used) {
+    if (env[name] === devDefaults[name]) problems.push(`${name} is the development default; set a real value`);
+  }
+  if (env.TENANT_JWT_SECRET === env.AUTH_JWT_SECRET) {
+    problems.push("TENANT_JWT_SECRET and AUTH_JWT_SECRET must differ");
+  }
+  if (env.SEED_ADMIN_PASSWORD.length < 12) problems.push("SEED_ADMIN_PASSWORD must be at least 12 characters");
+  // Invitation links and the OIDC redirect are built from it: a localhost default would send users nowhere.
+  if (/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/.test(env.PUBLIC_URL)) {
+    problems.push("PUBLIC_URL is the development default; set the service's public address");
+  }
+  return problems;
+}

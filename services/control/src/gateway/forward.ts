@@ -1,0 +1,60 @@
+import { AppError } from "@ams/shared";
+import type { Context } from "hono";
+import { SERVICE_TOKEN_HEADER, type Upstream } from "./upstream.ts";
+
+/** What the upstream may see of the caller's headers: content and negotiation, never cookies or credentials. */
+const PASSED_HEADERS = [
+  "accept",
+  "accept-language",
+  "content-type",
+  "content-language",
+  "content-disposition",
+  "if-match",
+  "if-none-match",
+  "if-modified-since",
+  "if-unmodified-since",
+  "x-request-id",
+  "mcp-protocol-version",
+  "last-event-id",
+];
+
+/** Upstream responses must not set cookies on our origin. */
+const DROP_FROM_RESPONSE = ["set-cookie", "set-cookie2"];
+
+export type ForwardOptions = {
+  path: string;
+  /** The signed inter-service token; null only for public routes. */
+  serviceToken: string | null;
+  /** The body when the gateway already read it (to peek at organization_id); else the stream is passed on. */
+  body?: ArrayBuffer;
+};
+
+export async function forwardRequest(c: Context, upstream: Upstream, opts: ForwardOptions): Promise<Response> {
+  const original = new URL(c.req.url);
+  const url = new URL(opts.path + original.search, original.origin);
+  const headers = new Headers();
+  for (const name of PASSED_HEADERS) {
+    const value = c.req.header(name);
+    if (value !== undefined) headers.set(name, value);
+  }
+  headers.set("x-forwarded-host", c.req.header("x-forwarded-host") ?? original.host);
+  headers.set("x-forwarded-proto", c.req.header("x-forwarded-proto") ?? original.protocol.replace(":", ""));
+  if (opts.serviceToken) headers.set(SERVICE_TOKEN_HEADER, opts.serviceToken);
+  const method = c.req.method;
+  const hasBody = method !== "GET" && method !== "HEAD";
+  const init = { method, headers, redirect: "manual" } as RequestInit & { duplex?: "half" };
+  if (hasBody) {
+    init.body = opts.body ?? c.req.raw.body;
+    init.duplex = "half";
+  }
+  let res: Response;
+  try {
+    res = await upstream.fetch(new Request(url, init));
+  } catch {
+    throw new AppError("UNAVAILABLE", "The upstream service is unavailable");
+  }
+  if (!DROP_FROM_RESPONSE.some((h) => res.headers.has(h))) return res;
+  const out = new Headers(res.headers);
+  for (const name of DROP_FROM_RESPONSE) out.delete(name);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
+}

@@ -1,0 +1,82 @@
+import { AppError, type ServiceClaims } from "@ams/shared";
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Access } from "../auth/principal.ts";
+import type { ControlContext } from "../context.ts";
+import type { AppEnv } from "../http/app-env.ts";
+import { authorize, type StandingResolver, unauthenticated } from "./authorize.ts";
+import { forwardRequest } from "./forward.ts";
+import { createMatcher } from "./match.ts";
+import { peekOrganizationId } from "./peek-body.ts";
+import { resolveActive, resolveOrganization, resolveWorkspace } from "./resolve.ts";
+import { routeTable } from "./routes.ts";
+
+/** The largest body the gateway buffers to read organization_id (the tenant's upload limit is the same). */
+export const PEEK_LIMIT_BYTES = 50 * 1024 * 1024;
+const peekLimit = bodyLimit({
+  maxSize: PEEK_LIMIT_BYTES,
+  onError: () => {
+    throw new AppError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${PEEK_LIMIT_BYTES} bytes`);
+  },
+});
+
+const isGatewayPath = (path: string) =>
+  path === "/api" || path.startsWith("/api/") || path === "/mcp" || path.startsWith("/mcp/");
+
+/**
+ * THE authorization gateway, in front of every /api and /mcp request: match the route table, authenticate,
+ * resolve organization/workspace/role, answer 401/403/404, then either hand over to a control route (with the
+ * decision in c.var.access) or sign the inter-service token and forward to tenant or mcp.
+ */
+export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
+  const match = createMatcher(routeTable);
+  const resolver: StandingResolver = {
+    active: (userId) => resolveActive(ctx.database, userId),
+    organization: (userId, organizationId) => resolveOrganization(ctx.database, userId, organizationId),
+    workspace: (userId, workspaceId) => resolveWorkspace(ctx.database, userId, workspaceId),
+  };
+
+  return async (c, next) => {
+    const path = c.req.path;
+    if (!isGatewayPath(path)) return next();
+    const found = match(c.req.method, path);
+    if (!found) {
+      // Unknown routes answer 401 before 404, so probing without credentials learns nothing.
+      if (!(await ctx.authenticate(c))) throw unauthenticated();
+      throw new AppError("NOT_FOUND", "No such route");
+    }
+    const { rule, params } = found;
+    const principal = rule.auth === "public" ? null : await ctx.authenticate(c);
+    let body: ArrayBuffer | undefined;
+    let bodyOrganizationId: string | undefined;
+    if (principal && (rule.target === "body-org" || rule.target === "body-org-or-active")) {
+      await peekLimit(c, async () => {
+        body = await c.req.arrayBuffer();
+      });
+      bodyOrganizationId = await peekOrganizationId(c.req.header("content-type"), body!);
+    }
+    const access = await authorize({ rule, params, principal, bodyOrganizationId }, resolver);
+    c.set("access", access);
+    if (rule.upstream === "control") return next();
+
+    const upstream = rule.upstream === "mcp" ? ctx.upstreams.mcp : ctx.upstreams.tenant;
+    if (!upstream) throw new AppError("UNAVAILABLE", "The MCP service is not configured");
+    const audience = rule.upstream === "mcp" ? "mcp" : "tenant";
+    const serviceToken = access.principal ? await ctx.tokens.sign(serviceClaims(access), audience) : null;
+    const forwardPath = rule.forwardPath ?? new URL(c.req.url).pathname;
+    return forwardRequest(c, upstream, { path: forwardPath, serviceToken, body });
+  };
+}
+
+export function serviceClaims(access: Access): ServiceClaims {
+  const p = access.principal!;
+  return {
+    userId: p.userId,
+    username: p.username,
+    organizationId: access.organizationId,
+    workspaceId: access.workspaceId,
+    role: access.role,
+    platformAdmin: p.platformAdmin,
+    apiTokenId: p.apiToken?.tokenId ?? null,
+  };
+}

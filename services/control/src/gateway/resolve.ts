@@ -1,0 +1,75 @@
+import type { Database } from "@ams/db";
+import type { OrgRole } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import { asOrgRole } from "../auth/api-token-lookup.ts";
+
+/** A caller's standing in one organization; role is null when they are no member. */
+export type Standing = { organizationId: string; enabled: boolean; role: OrgRole | null };
+export type ActiveStanding = Standing & { workspaceId: string | null };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string | null | undefined): value is string => !!value && UUID.test(value);
+
+type StandingRow = { organization_id: string; enabled: boolean; role: string | null; workspace_id?: string | null };
+
+/**
+ * The interactive choice, in one query: the selected organization while the user is still a member of it (with the
+ * selected workspace if it belongs there), else the first membership (enabled organizations first) with its first
+ * workspace. Null when the user has no membership at all.
+ */
+export async function resolveActive(database: Database, userId: string): Promise<ActiveStanding | null> {
+  const [row] = await database.rows<StandingRow>(
+    sql`
+    select m.organization_id, o.enabled, m.role,
+      case when s.organization_id = m.organization_id
+        then (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = m.organization_id)
+        else (select w.id from workspaces w where w.organization_id = m.organization_id order by w.created_at, w.id limit 1)
+      end as workspace_id
+    from memberships m
+    join organizations o on o.id = m.organization_id
+    left join user_selections s on s.user_id = m.user_id
+    where m.user_id = ${userId}
+    order by (s.organization_id = m.organization_id) desc nulls last, o.enabled desc, m.created_at, m.organization_id
+    limit 1`,
+  );
+  return row ? { ...toStanding(row), workspaceId: row.workspace_id ?? null } : null;
+}
+
+/** The caller's role in organization `organizationId`; null when the organization does not exist. */
+export async function resolveOrganization(
+  database: Database,
+  userId: string,
+  organizationId: string,
+): Promise<Standing | null> {
+  if (!isUuid(organizationId)) return null;
+  const [row] = await database.rows<StandingRow>(
+    sql`
+    select o.id as organization_id, o.enabled, m.role
+    from organizations o
+    left join memberships m on m.organization_id = o.id and m.user_id = ${userId}
+    where o.id = ${organizationId}`,
+  );
+  return row ? toStanding(row) : null;
+}
+
+/** The organization of workspace `workspaceId` and the caller's role there; null when the workspace does not exist. */
+export async function resolveWorkspace(
+  database: Database,
+  userId: string,
+  workspaceId: string,
+): Promise<Standing | null> {
+  if (!isUuid(workspaceId)) return null;
+  const [row] = await database.rows<StandingRow>(
+    sql`
+    select w.organization_id, o.enabled, m.role
+    from workspaces w
+    join organizations o on o.id = w.organization_id
+    left join memberships m on m.organization_id = w.organization_id and m.user_id = ${userId}
+    where w.id = ${workspaceId}`,
+  );
+  return row ? toStanding(row) : null;
+}
+
+function toStanding(row: StandingRow): Standing {
+  return { organizationId: row.organization_id, enabled: row.enabled, role: asOrgRole(row.role) };
+}

@@ -1,0 +1,194 @@
+import type { Capability } from "@ams/shared";
+
+/**
+ * THE access table: every route the product serves under /api and /mcp, who may call it and against which
+ * organization it is authorized. The gateway decides from it alone; the authorization test reads it too, and fails
+ * when a route that control or tenant serves is missing here.
+ */
+export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+
+/**
+ * public     no credentials needed (none are looked at)
+ * any        an access JWT (cookie or Bearer) or a personal API token
+ * session    an access JWT only: interactive sign-in, not an API token
+ * api-token  a personal API token only (the MCP endpoint)
+ */
+export type Auth = "public" | "any" | "session" | "api-token";
+
+/**
+ * none                no organization involved
+ * active-org          the caller's active organization (an API token: its organization)
+ * active-workspace    the active workspace and its organization (an API token: its organization and workspace)
+ * org-param           path parameter :id is an organization
+ * workspace-param     path parameter :id is a workspace; authorized against its organization
+ * body-org            JSON body `organization_id` (required)
+ * body-org-or-active  JSON body `organization_id`, else the active organization
+ */
+export type Target =
+  | "none"
+  | "active-org"
+  | "active-workspace"
+  | "org-param"
+  | "workspace-param"
+  | "body-org"
+  | "body-org-or-active";
+
+export type UpstreamName = "control" | "tenant" | "mcp";
+
+export type RouteRule = {
+  method: Method;
+  /** Hono-style pattern: static segments and :params. */
+  path: string;
+  upstream: UpstreamName;
+  auth: Auth;
+  target: Target;
+  /** Capability the caller's membership role needs in the target organization. */
+  need?: Capability;
+  /** "required": only platform_admin; "refused": platform_admin gets 403 (token creation). */
+  admin?: "required" | "refused";
+  /** The path the upstream receives, when it differs (MCP). */
+  forwardPath?: string;
+};
+
+const read = "model:read" as const;
+const write = "model:write" as const;
+
+const r = (
+  method: Method,
+  path: string,
+  upstream: UpstreamName,
+  auth: Auth,
+  target: Target,
+  extra: Partial<Pick<RouteRule, "need" | "admin" | "forwardPath">> = {},
+): RouteRule => ({ method, path, upstream, auth, target, ...extra });
+
+/** Model routes: tenant, authorized against the active workspace. */
+const model = (method: Method, path: string, need: Capability = method === "GET" ? read : write) =>
+  r(method, path, "tenant", "any", "active-workspace", { need });
+
+const mcp = (method: Method, path: string) =>
+  r(method, path, "mcp", "api-token", "active-workspace", { need: read, forwardPath: "/api/mcp" });
+
+export const routeTable: readonly RouteRule[] = [
+  // Public
+  r("GET", "/api/health", "control", "public", "none"),
+  r("GET", "/api/settings/messages", "control", "public", "none"),
+  r("GET", "/api/plugins/:pluginSlug/icons/:iconSlug", "tenant", "public", "none"),
+  // One OpenAPI document for control and tenant, and the interactive reference (served by control)
+  r("GET", "/api/openapi.json", "control", "public", "none"),
+  r("GET", "/api/docs", "control", "public", "none"),
+  r("GET", "/api/docs/assets/docs-init.js", "control", "public", "none"),
+  r("GET", "/api/docs/assets/:file", "control", "public", "none"),
+  // Local sign-in and session (the refresh cookie is the credential of refresh and logout)
+  r("POST", "/api/auth/local/login", "control", "public", "none"),
+  r("POST", "/api/auth/refresh", "control", "public", "none"),
+  r("GET", "/api/auth/logout", "control", "public", "none"),
+  // Identity-provider browser sign-in (without SSO, login redirects to the local sign-in page)
+  r("GET", "/api/auth/login", "control", "public", "none"),
+  r("GET", "/api/auth/callback", "control", "public", "none"),
+  r("GET", "/api/auth/me", "control", "any", "none"),
+  r("POST", "/api/auth/change-password", "control", "session", "none"),
+  r("POST", "/api/auth/change-password/skip", "control", "session", "none"),
+  r("GET", "/api/me", "control", "any", "none"),
+  // Organizations and members
+  r("GET", "/api/organizations", "control", "any", "none"),
+  r("PUT", "/api/organizations/:id", "control", "any", "org-param", { need: "org:rename" }),
+  r("POST", "/api/organizations/:id/activate", "control", "any", "org-param", { need: read }),
+  r("GET", "/api/organizations/:id/members", "control", "any", "org-param", { need: read }),
+  r("POST", "/api/organizations/:id/members", "control", "any", "org-param", { need: "org:members" }),
+  r("PUT", "/api/organizations/:id/members/:userId", "control", "any", "org-param", { need: "org:members" }),
+  r("DELETE", "/api/organizations/:id/members/:userId", "control", "any", "org-param", { need: "org:members" }),
+  // Invitations: the owner manages them; the invitee's preview and accept bypass membership (their guard is the
+  // token plus the caller's verified e-mail) but still need credentials: 401 comes before any token lookup.
+  r("GET", "/api/organizations/:id/invitations", "control", "any", "org-param", { need: "org:members" }),
+  r("POST", "/api/organizations/:id/invitations", "control", "any", "org-param", { need: "org:members" }),
+  r("DELETE", "/api/organizations/:id/invitations/:invitationId", "control", "any", "org-param", {
+    need: "org:members",
+  }),
+  r("POST", "/api/organizations/:id/invitations/:invitationId/resend", "control", "any", "org-param", {
+    need: "org:members",
+  }),
+  r("GET", "/api/invitations/:token", "control", "any", "none"),
+  r("POST", "/api/invitations/:token/accept", "control", "any", "none"),
+  // Personal API tokens: managed from a signed-in session only, never with a token
+  r("GET", "/api/settings/api-tokens", "control", "session", "none"),
+  r("POST", "/api/settings/api-tokens", "control", "session", "body-org", { need: read, admin: "refused" }),
+  r("DELETE", "/api/settings/api-tokens/:id", "control", "session", "none"),
+  r("PUT", "/api/settings/messages", "control", "any", "none", { admin: "required" }),
+  // Platform administration (metadata only)
+  r("GET", "/api/platform/organizations", "control", "any", "none", { admin: "required" }),
+  r("POST", "/api/platform/organizations", "control", "any", "none", { admin: "required" }),
+  r("PUT", "/api/platform/organizations/:id", "control", "any", "none", { admin: "required" }),
+  r("DELETE", "/api/platform/organizations/:id", "control", "any", "none", { admin: "required" }),
+  r("GET", "/api/platform/organizations/:id/members", "control", "any", "none", { admin: "required" }),
+  r("POST", "/api/platform/organizations/:id/members", "control", "any", "none", { admin: "required" }),
+  r("PUT", "/api/platform/organizations/:id/members/:userId", "control", "any", "none", { admin: "required" }),
+  r("DELETE", "/api/platform/organizations/:id/members/:userId", "control", "any", "none", { admin: "required" }),
+  r("GET", "/api/platform/plugins", "tenant", "any", "none", { admin: "required" }),
+  r("GET", "/api/platform/plugins/:slug", "tenant", "any", "none", { admin: "required" }),
+  r("PUT", "/api/platform/plugins/:slug", "tenant", "any", "none", { admin: "required" }),
+  r("GET", "/api/platform/plugins/:slug/icons/:iconSlug", "tenant", "any", "none", { admin: "required" }),
+  // Workspaces
+  r("GET", "/api/workspaces", "tenant", "any", "active-org", { need: read }),
+  r("POST", "/api/workspaces", "tenant", "any", "body-org-or-active", { need: "workspace:write" }),
+  r("PUT", "/api/workspaces/:id", "tenant", "any", "workspace-param", { need: "workspace:write" }),
+  r("DELETE", "/api/workspaces/:id", "tenant", "any", "workspace-param", { need: "workspace:write" }),
+  r("POST", "/api/workspaces/:id/activate", "tenant", "any", "workspace-param", { need: read }),
+  // Model of the active workspace
+  model("GET", "/api"),
+  model("POST", "/api/save"),
+  model("GET", "/api/export"),
+  model("GET", "/api/export/zip"),
+  model("POST", "/api/export/neo4j", "graph:rebuild"),
+  model("POST", "/api/import"),
+  model("GET", "/api/elements/types"),
+  model("GET", "/api/elements"),
+  model("POST", "/api/elements"),
+  model("GET", "/api/elements/:id"),
+  model("PUT", "/api/elements/:id"),
+  model("DELETE", "/api/elements/:id"),
+  model("GET", "/api/elements/:id/relationships"),
+  model("GET", "/api/elements/:id/views"),
+  model("GET", "/api/relationships/types"),
+  model("GET", "/api/relationships"),
+  model("POST", "/api/relationships"),
+  model("GET", "/api/relationships/:id"),
+  model("PUT", "/api/relationships/:id"),
+  model("DELETE", "/api/relationships/:id"),
+  model("GET", "/api/relationships/:id/views"),
+  model("GET", "/api/views"),
+  model("POST", "/api/views"),
+  model("GET", "/api/views/:id"),
+  model("PUT", "/api/views/:id"),
+  model("DELETE", "/api/views/:id"),
+  model("GET", "/api/views/:id/image"),
+  model("POST", "/api/views/:id/nodes"),
+  model("PUT", "/api/views/:id/nodes/:nodeId"),
+  model("DELETE", "/api/views/:id/nodes/:nodeId"),
+  model("POST", "/api/views/:id/connections"),
+  model("PUT", "/api/views/:id/connections/:connectionId"),
+  model("DELETE", "/api/views/:id/connections/:connectionId"),
+  model("GET", "/api/viewpoints"),
+  model("GET", "/api/property-definitions"),
+  model("POST", "/api/property-definitions"),
+  model("GET", "/api/property-definitions/:id"),
+  model("PUT", "/api/property-definitions/:id"),
+  model("DELETE", "/api/property-definitions/:id"),
+  model("GET", "/api/dashboards"),
+  model("POST", "/api/dashboards", "dashboard:write"),
+  model("GET", "/api/dashboards/admin"),
+  model("GET", "/api/dashboards/:dashboardId"),
+  model("PUT", "/api/dashboards/:dashboardId", "dashboard:write"),
+  model("DELETE", "/api/dashboards/:dashboardId", "dashboard:write"),
+  model("GET", "/api/dashboards/:dashboardId/panels/:panelInstanceId"),
+  model("GET", "/api/panel-visualizations"),
+  model("POST", "/api/explore", read),
+  r("GET", "/api/plugins", "tenant", "any", "none"),
+  // MCP (Streamable HTTP), rewritten to /api/mcp
+  mcp("POST", "/mcp"),
+  mcp("GET", "/mcp"),
+  mcp("DELETE", "/mcp"),
+  mcp("POST", "/mcp/"),
+  mcp("GET", "/mcp/"),
+  mcp("DELETE", "/mcp/"),
+];

@@ -1,0 +1,56 @@
+import type { ControlEnv } from "../env.ts";
+
+/** The external identity provider as configured: one Keycloak-compatible realm, a web client, an admin client. */
+export type SsoConfig = {
+  /** {IDP_URL}/realms/{IDP_REALM}: the only issuer whose tokens are accepted. */
+  issuer: string;
+  /** {IDP_URL}/admin/realms/{IDP_REALM}: the realm's admin REST API. */
+  adminBaseUrl: string;
+  clientId: string;
+  /** Absent for a public web client (PKCE alone then protects the code exchange). */
+  clientSecret?: string;
+  redirectUri: string;
+  postLogoutRedirectUri: string;
+  publicUrl: string;
+  admin?: { clientId: string; clientSecret: string };
+  /** Realm features (on only in the shared, pooled realm); e-mail invitations need self-registration. */
+  selfRegistration: boolean;
+  verifyEmail: boolean;
+  resetPassword: boolean;
+};
+
+export const trimSlashes = (url: string) => url.replace(/\/+$/, "");
+
+/** Null when SSO is off; throws one Error naming every missing variable when it is on but incomplete. */
+export function ssoConfigFromEnv(env: ControlEnv): SsoConfig | null {
+  if (!env.IDP_SSO_ENABLED) return null;
+  const problems: string[] = [];
+  if (!env.IDP_URL) problems.push("IDP_URL is required when IDP_SSO_ENABLED is true");
+  if (!env.IDP_REALM) problems.push("IDP_REALM is required when IDP_SSO_ENABLED is true");
+  if (!env.IDP_CLIENT_ID_WEB) problems.push("IDP_CLIENT_ID_WEB is required when IDP_SSO_ENABLED is true");
+  if (Boolean(env.IDP_ADMIN_CLIENT_ID) !== Boolean(env.IDP_ADMIN_CLIENT_SECRET)) {
+    problems.push("IDP_ADMIN_CLIENT_ID and IDP_ADMIN_CLIENT_SECRET go together");
+  }
+  if (problems.length > 0) {
+    throw new Error(`Invalid identity provider configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  }
+  const idpUrl = trimSlashes(env.IDP_URL!);
+  const realm = encodeURIComponent(env.IDP_REALM!);
+  const publicUrl = trimSlashes(env.PUBLIC_URL);
+  return {
+    issuer: `${idpUrl}/realms/${realm}`,
+    adminBaseUrl: `${idpUrl}/admin/realms/${realm}`,
+    clientId: env.IDP_CLIENT_ID_WEB!,
+    clientSecret: env.IDP_CLIENT_SECRET_WEB,
+    redirectUri: `${publicUrl}/api/auth/callback`,
+    postLogoutRedirectUri: `${publicUrl}/login`,
+    publicUrl,
+    admin:
+      env.IDP_ADMIN_CLIENT_ID && env.IDP_ADMIN_CLIENT_SECRET
+        ? { clientId: env.IDP_ADMIN_CLIENT_ID, clientSecret: env.IDP_ADMIN_CLIENT_SECRET }
+        : undefined,
+    selfRegistration: env.IDP_SELF_REGISTRATION,
+    verifyEmail: env.IDP_VERIFY_EMAIL,
+    resetPassword: env.IDP_RESET_PASSWORD,
+  };
+}

@@ -1,0 +1,146 @@
+import { accounts } from "@ams/db";
+import { eq } from "drizzle-orm";
+import { decodeJwt } from "jose";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createHarness, type Harness, setCookieLine, type TestUser } from "../support/harness.ts";
+
+let h: Harness;
+let alice: TestUser;
+let root: TestUser;
+
+beforeAll(async () => {
+  h = await createHarness();
+  alice = await h.user("alice");
+  root = await h.user("root", { platformAdmin: true, mustChangePassword: true });
+});
+afterAll(() => h.close());
+
+describe("POST /api/auth/local/login", () => {
+  test("stores the password as argon2id with the OWASP minimum parameters", async () => {
+    const [row] = await h.db.select().from(accounts).where(eq(accounts.userId, alice.id));
+    expect(row.providerId).toBe("credential");
+    expect(row.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(row.password).not.toContain(alice.password);
+  });
+
+  test("signs in and sets httpOnly, SameSite=Lax cookies carrying an HS256 svc-local JWT", async () => {
+    const { res, cookies } = await h.login(alice);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      id: alice.id,
+      username: "alice",
+      role: "user",
+      must_change_password: false,
+    });
+    for (const name of ["access_token", "refresh_token", "auth_provider"]) {
+      const line = setCookieLine(res, name)!;
+      expect(line).toMatch(/HttpOnly/);
+      expect(line).toMatch(/SameSite=Lax/);
+      expect(line).not.toMatch(/Secure/);
+    }
+    expect(setCookieLine(res, "refresh_token")).toMatch(/Path=\/api\/auth/);
+    expect(setCookieLine(res, "refresh_token")).toMatch(/Max-Age=2592000/);
+    expect(setCookieLine(res, "access_token")).toMatch(/Max-Age=900/);
+    expect(cookies.auth_provider).toBe("local");
+    const claims = decodeJwt(cookies.access_token);
+    expect(claims).toMatchObject({
+      iss: "svc-local",
+      sub: alice.id,
+      preferred_username: "alice",
+      email: "alice@test.example",
+      email_verified: false,
+      realm_access: { roles: [] },
+    });
+    expect(claims.exp! - claims.iat!).toBe(900);
+    expect(claims.must_change_password).toBeUndefined();
+    expect(cookies.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  test("marks cookies Secure behind an https proxy", async () => {
+    const res = await h.call("POST", "/api/auth/local/login", {
+      body: { username: "alice", password: alice.password },
+      headers: { "x-forwarded-proto": "https", "x-forwarded-for": "10.9.9.9" },
+    });
+    expect(res.status).toBe(200);
+    for (const name of ["access_token", "refresh_token", "auth_provider"]) {
+      expect(setCookieLine(res, name)).toMatch(/; Secure/);
+    }
+  });
+
+  test("carries platform_admin and must_change_password in the token when set", async () => {
+    const { res, cookies } = await h.login(root);
+    expect(await res.json()).toMatchObject({ role: "platform_admin", must_change_password: true });
+    const claims = decodeJwt(cookies.access_token);
+    expect(claims.realm_access).toEqual({ roles: ["platform_admin"] });
+    expect(claims.must_change_password).toBe(true);
+  });
+
+  test("answers 401 for a wrong password and for an unknown user, with the same message", async () => {
+    const wrong = await h.login(alice, { password: "not-the-password" });
+    const unknown = await h.login({ id: "x", username: "nobody", password: "whatever-password" });
+    expect(wrong.res.status).toBe(401);
+    expect(unknown.res.status).toBe(401);
+    expect(wrong.res.headers.get("content-type")).toBe("application/problem+json");
+    expect((await wrong.res.json()).detail).toBe((await unknown.res.json()).detail);
+    expect(wrong.res.headers.getSetCookie()).toEqual([]);
+  });
+
+  test("rejects a malformed body with 422", async () => {
+    const res = await h.call("POST", "/api/auth/local/login", { body: { username: "" } });
+    expect(res.status).toBe(422);
+    expect((await res.json()).errors.map((e: { path: string }) => e.path)).toContain("password");
+  });
+});
+
+describe("login limit: 5 failures per 15 minutes", () => {
+  test("per username: the sixth attempt gets 429 with Retry-After, even with the right password", async () => {
+    const bob = await h.user("bob");
+    for (let i = 0; i < 5; i++) {
+      expect((await h.login(bob, { password: "wrong-password" })).res.status).toBe(401);
+    }
+    const blocked = await h.login(bob);
+    expect(blocked.res.status).toBe(429);
+    const retry = Number(blocked.res.headers.get("retry-after"));
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(900);
+    expect((await blocked.res.json()).code).toBe("RATE_LIMITED");
+
+    h.clock.advance(retry * 1000);
+    expect((await h.login(bob)).res.status).toBe(200);
+  });
+
+  test("per IP: failures across usernames from one address block that address only", async () => {
+    const ip = "192.0.2.77";
+    for (let i = 0; i < 5; i++) {
+      const res = await h.call("POST", "/api/auth/local/login", {
+        body: { username: `ghost${i}`, password: "wrong-password" },
+        headers: { "x-forwarded-for": ip },
+      });
+      expect(res.status).toBe(401);
+    }
+    expect((await h.login(alice, { ip })).res.status).toBe(429);
+    expect((await h.login(alice, { ip: "192.0.2.78" })).res.status).toBe(200);
+    h.clock.advance(15 * 60 * 1000 + 1000);
+    expect((await h.login(alice, { ip })).res.status).toBe(200);
+  });
+
+  test("parallel guesses cannot slip past the count", async () => {
+    const carol = await h.user("carol");
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => h.login(carol, { password: `wrong-${i}`, ip: `198.51.100.${i}` })),
+    );
+    const statuses = results.map((r) => r.res.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(7);
+  });
+
+  test("a success clears the username's earlier failures", async () => {
+    const dave = await h.user("dave");
+    for (let i = 0; i < 4; i++) await h.login(dave, { password: "wrong-password" });
+    expect((await h.login(dave)).res.status).toBe(200);
+    for (let i = 0; i < 4; i++) {
+      expect((await h.login(dave, { password: "wrong-password" })).res.status).toBe(401);
+    }
+    expect((await h.login(dave)).res.status).toBe(200);
+  });
+});

@@ -1,0 +1,58 @@
+import { type Database, memberships, openDatabase, organizations, workspaces } from "@ams/db";
+import { createServiceTokens } from "@ams/shared";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { createControlApp } from "../src/app.ts";
+import { parseEnv } from "../src/env.ts";
+import { seedAccounts } from "../src/seed/index.ts";
+import { cookiesOf } from "./support/harness.ts";
+import { createRecordingUpstream } from "./support/recording-upstream.ts";
+
+/** The standalone shape runs on embedded PGlite: the same code paths must work there (raw SQL, locks, seed). */
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: "memory://" });
+});
+afterAll(() => database.close());
+
+test("seed, sign-in, refresh, API token and gateway resolution on PGlite", async () => {
+  const env = parseEnv({ DEMO_SEED: "true" });
+  await seedAccounts(database, env);
+  const tokens = createServiceTokens(env.TENANT_JWT_SECRET);
+  const tenant = createRecordingUpstream(tokens, "tenant");
+  const app = createControlApp({ database, tokens, env, upstreams: { tenant }, log: { error: () => {} } });
+  const call = (method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) =>
+    app.request(`http://local${path}`, {
+      method,
+      headers: { "content-type": "application/json", ...init.headers },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+
+  const login = await call("POST", "/api/auth/local/login", {
+    body: { username: "archi", password: env.SEED_ARCHI_PASSWORD },
+  });
+  expect(login.status).toBe(200);
+  const cookies = cookiesOf(login);
+  const cookie = `access_token=${cookies.access_token}`;
+  const refreshed = await call("POST", "/api/auth/refresh", {
+    headers: { cookie: `refresh_token=${cookies.refresh_token}` },
+  });
+  expect(refreshed.status).toBe(204);
+
+  const [org] = await database.db.select().from(organizations);
+  const [ws] = await database.db.insert(workspaces).values({ organizationId: org.id, name: "W" }).returning();
+  expect((await call("GET", "/api/elements", { headers: { cookie } })).status).toBe(200);
+  const member = await database.db.select().from(memberships);
+  expect(member.length).toBeGreaterThan(0);
+
+  const created = await call("POST", "/api/settings/api-tokens", {
+    headers: { cookie },
+    body: { organization_id: org.id, workspace_id: ws.id },
+  });
+  expect(created.status).toBe(201);
+  const { token } = await created.json();
+  expect((await call("GET", "/api/elements", { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  expect(tenant.last().claims).toMatchObject({ organizationId: org.id, workspaceId: ws.id });
+
+  const health = await call("GET", "/api/health");
+  expect(await health.json()).toMatchObject({ checks: { database: "up" } });
+});

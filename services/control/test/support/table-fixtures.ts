@@ -1,0 +1,128 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { apiTokens, invitations, memberships, organizations, users } from "@ams/db";
+import { eq } from "drizzle-orm";
+import { sha256Hex } from "../../src/auth/secrets.ts";
+import type { Credentials, Harness } from "./harness.ts";
+
+/** Where a persona's requests aim: its own organization/workspace (or, for non-members, someone else's). */
+export type Home = { org: string; ws: string };
+export type Prepared = { path: string; body?: unknown; raw?: string; headers?: Record<string, string> };
+
+const MINIMAL_MODEL = `<?xml version="1.0" encoding="UTF-8"?>
+<model xmlns="http://www.opengroup.org/xsd/archimate/3.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" identifier="id-imported">
+  <name xml:lang="en">Imported</name>
+  <elements>
+    <element identifier="id-imported-node" xsi:type="Node"><name xml:lang="en">Imported node</name></element>
+  </elements>
+</model>`;
+
+/**
+ * Real objects for the authorization table, created through the gateway and the real tenant with an owner's API
+ * token pinned to the workspace (so no interactive selection can move them), or directly in the database for
+ * control-side rows (members, tokens, scratch organizations).
+ */
+export function createFixtures(h: Harness, ownerToken: string) {
+  const as: Credentials = { bearer: ownerToken };
+  let n = 0;
+  const unique = (p: string) => `${p}-${++n}-${randomBytes(3).toString("hex")}`;
+
+  async function post(path: string, body: unknown): Promise<string> {
+    const res = await h.call("POST", path, { as, body });
+    if (res.status >= 300) throw new Error(`fixture ${path}: ${res.status} ${await res.text()}`);
+    const json = (await res.json()) as { id?: string };
+    if (!json.id) throw new Error(`fixture ${path}: no id in ${JSON.stringify(json)}`);
+    return json.id;
+  }
+
+  const f = {
+    element: () => post("/api/elements", { name: unique("E"), type: "Node" }),
+    async relationship() {
+      const [source, target] = [await f.element(), await f.element()];
+      return post("/api/relationships", { type: "Association", source, target });
+    },
+    view: () => post("/api/views", { name: unique("V") }),
+    async node(viewId?: string) {
+      const view = viewId ?? (await f.view());
+      return { view, node: await post(`/api/views/${view}/nodes`, { element_id: await f.element() }) };
+    },
+    async connection() {
+      const view = await f.view();
+      const a = await f.node(view);
+      const b = await f.node(view);
+      return { view, connection: await post(`/api/views/${view}/connections`, { source: a.node, target: b.node }) };
+    },
+    propertyDefinition: () => post("/api/property-definitions", { name: unique("P"), type: "string" }),
+    async workspace(org: string) {
+      return (await h.workspace(org, unique("W"))).id;
+    },
+    /** A user row without credentials (enough to be a member). */
+    async account() {
+      const id = randomUUID();
+      const username = unique("acct");
+      await h.db.insert(users).values({ id, username, name: username, email: `${username}@test.example` });
+      return { id, username };
+    },
+    /** An account with a local password, for sign-in. */
+    async localAccount() {
+      const username = unique("login");
+      return { username, password: (await h.user(username)).password };
+    },
+    async member(org: string, role = "viewer") {
+      const acct = await f.account();
+      await h.db.insert(memberships).values({ organizationId: org, userId: acct.id, role });
+      return acct.id;
+    },
+    async token(userId: string, org: string) {
+      const [row] = await h.db
+        .insert(apiTokens)
+        .values({ userId, organizationId: org, name: "t", prefix: "ams_pat_x", tokenHash: sha256Hex(randomUUID()) })
+        .returning();
+      return row.id;
+    },
+    /** An organization with two owners, for platform routes that change or delete it. */
+    async scratchOrganization() {
+      const slug = unique("scratch");
+      const [org] = await h.db.insert(organizations).values({ name: slug, slug }).returning();
+      await f.member(org.id, "owner");
+      await f.member(org.id, "owner");
+      return org.id;
+    },
+    /**
+     * An active invitation and its clear token. For a user, it is addressed to their e-mail (in a scratch
+     * organization, one per call) and that address is marked verified: API tokens read the flag live, while the
+     * table's signed-in sessions keep the unverified claim they were issued with.
+     */
+    async invitation(org: string | null, forUserId?: string) {
+      let email = `${unique("invitee")}@test.example`;
+      if (forUserId) {
+        const [user] = await h.db
+          .update(users)
+          .set({ emailVerified: true })
+          .where(eq(users.id, forUserId))
+          .returning({ email: users.email });
+        email = user.email;
+      }
+      const token = randomBytes(32).toString("base64url");
+      const [row] = await h.db
+        .insert(invitations)
+        .values({
+          organizationId: org ?? (await f.scratchOrganization()),
+          email,
+          role: "viewer",
+          deliveryMode: "manual",
+          tokenHash: sha256Hex(token),
+          expiresAt: new Date(h.clock.now().getTime() + 3600_000),
+        })
+        .returning();
+      return { id: row.id, token };
+    },
+    importBody: (): Prepared => ({
+      path: "/api/import",
+      raw: MINIMAL_MODEL,
+      headers: { "content-type": "application/xml" },
+    }),
+  };
+  return f;
+}
+
+export type Fixtures = ReturnType<typeof createFixtures>;

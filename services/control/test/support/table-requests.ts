@@ -1,0 +1,206 @@
+import type { RouteRule } from "../../src/gateway/routes.ts";
+import type { Fixtures, Home, Prepared } from "./table-fixtures.ts";
+
+export type Caller = { home: Home; userId: string | null; password: string | null };
+type Builder = (f: Fixtures, caller: Caller, real: boolean) => Promise<Prepared>;
+
+const missing = "id-missing";
+const p = (path: string, body?: unknown): Prepared => ({ path, body });
+
+/**
+ * A well-formed request for every route of the table. `real` asks for real objects (the call is expected to be
+ * allowed); otherwise placeholder ids do, since the gateway must refuse before anything is looked up.
+ */
+export const requests: Record<string, Builder> = {
+  "GET /api/health": async () => p("/api/health"),
+  "GET /api/settings/messages": async () => p("/api/settings/messages"),
+  "GET /api/openapi.json": async () => p("/api/openapi.json"),
+  "GET /api/docs": async () => p("/api/docs"),
+  "GET /api/docs/assets/docs-init.js": async () => p("/api/docs/assets/docs-init.js"),
+  "GET /api/docs/assets/:file": async () => p("/api/docs/assets/swagger-ui.css"),
+  "GET /api/plugins/:pluginSlug/icons/:iconSlug": async () => p("/api/plugins/some-pack/icons/some-icon"),
+  "POST /api/auth/local/login": async (f) => {
+    const acct = await f.localAccount();
+    return p("/api/auth/local/login", { username: acct.username, password: acct.password });
+  },
+  "POST /api/auth/refresh": async () => p("/api/auth/refresh"),
+  "GET /api/auth/logout": async () => p("/api/auth/logout"),
+  "GET /api/auth/login": async () => p("/api/auth/login?from=/models"),
+  "GET /api/auth/callback": async () => p("/api/auth/callback?code=c&state=s"),
+  "GET /api/auth/me": async () => p("/api/auth/me"),
+  "POST /api/auth/change-password": async (_f, c) =>
+    p("/api/auth/change-password", {
+      current_password: c.password ?? "irrelevant",
+      new_password: `${c.password}-new!`,
+    }),
+  "POST /api/auth/change-password/skip": async () => p("/api/auth/change-password/skip"),
+  "GET /api/me": async () => p("/api/me"),
+  "GET /api/organizations": async () => p("/api/organizations"),
+  "PUT /api/organizations/:id": async (_f, c) => p(`/api/organizations/${c.home.org}`, { name: "Renamed Org" }),
+  "POST /api/organizations/:id/activate": async (_f, c) => p(`/api/organizations/${c.home.org}/activate`),
+  "GET /api/organizations/:id/members": async (_f, c) => p(`/api/organizations/${c.home.org}/members`),
+  "POST /api/organizations/:id/members": async (f, c, real) =>
+    p(`/api/organizations/${c.home.org}/members`, {
+      username: real ? (await f.account()).username : "x",
+      role: "viewer",
+    }),
+  "PUT /api/organizations/:id/members/:userId": async (f, c, real) =>
+    p(`/api/organizations/${c.home.org}/members/${real ? await f.member(c.home.org) : missing}`, { role: "editor" }),
+  "DELETE /api/organizations/:id/members/:userId": async (f, c, real) =>
+    p(`/api/organizations/${c.home.org}/members/${real ? await f.member(c.home.org) : missing}`),
+  "GET /api/organizations/:id/invitations": async (_f, c) => p(`/api/organizations/${c.home.org}/invitations`),
+  "POST /api/organizations/:id/invitations": async (_f, c) =>
+    p(`/api/organizations/${c.home.org}/invitations`, {
+      email: `invitee-${crypto.randomUUID()}@test.example`,
+      role: "viewer",
+      delivery_mode: "manual",
+    }),
+  "DELETE /api/organizations/:id/invitations/:invitationId": async (f, c, real) =>
+    p(
+      `/api/organizations/${c.home.org}/invitations/${real ? (await f.invitation(c.home.org)).id : crypto.randomUUID()}`,
+    ),
+  "POST /api/organizations/:id/invitations/:invitationId/resend": async (f, c, real) =>
+    p(
+      `/api/organizations/${c.home.org}/invitations/${real ? (await f.invitation(c.home.org)).id : crypto.randomUUID()}/resend`,
+    ),
+  "GET /api/invitations/:token": async (f, c, real) =>
+    p(`/api/invitations/${real && c.userId ? (await f.invitation(null, c.userId)).token : "A".repeat(43)}`),
+  "POST /api/invitations/:token/accept": async (f, c, real) =>
+    p(`/api/invitations/${real && c.userId ? (await f.invitation(null, c.userId)).token : "A".repeat(43)}/accept`),
+
+  "GET /api/settings/api-tokens": async () => p("/api/settings/api-tokens"),
+  "POST /api/settings/api-tokens": async (_f, c) => p("/api/settings/api-tokens", { organization_id: c.home.org }),
+  "DELETE /api/settings/api-tokens/:id": async (f, c, real) =>
+    p(`/api/settings/api-tokens/${real && c.userId ? await f.token(c.userId, c.home.org) : crypto.randomUUID()}`),
+  "PUT /api/settings/messages": async () => p("/api/settings/messages", { banner: { enabled: false, text: "" } }),
+  "GET /api/platform/organizations": async () => p("/api/platform/organizations"),
+  "POST /api/platform/organizations": async () => p("/api/platform/organizations", { name: "Platform Made" }),
+  "PUT /api/platform/organizations/:id": async (f, _c, real) =>
+    p(`/api/platform/organizations/${real ? await f.scratchOrganization() : crypto.randomUUID()}`, { enabled: true }),
+  "DELETE /api/platform/organizations/:id": async (f, _c, real) =>
+    p(`/api/platform/organizations/${real ? await f.scratchOrganization() : crypto.randomUUID()}`),
+  "GET /api/platform/organizations/:id/members": async (f, _c, real) =>
+    p(`/api/platform/organizations/${real ? await f.scratchOrganization() : crypto.randomUUID()}/members`),
+  "POST /api/platform/organizations/:id/members": async (f, _c, real) => {
+    if (!real)
+      return p(`/api/platform/organizations/${crypto.randomUUID()}/members`, { username: "x", role: "viewer" });
+    return p(`/api/platform/organizations/${await f.scratchOrganization()}/members`, {
+      username: (await f.account()).username,
+      role: "viewer",
+    });
+  },
+  "PUT /api/platform/organizations/:id/members/:userId": async (f, _c, real) => {
+    if (!real) return p(`/api/platform/organizations/${crypto.randomUUID()}/members/${missing}`, { role: "editor" });
+    const org = await f.scratchOrganization();
+    return p(`/api/platform/organizations/${org}/members/${await f.member(org)}`, { role: "editor" });
+  },
+  "DELETE /api/platform/organizations/:id/members/:userId": async (f, _c, real) => {
+    if (!real) return p(`/api/platform/organizations/${crypto.randomUUID()}/members/${missing}`);
+    const org = await f.scratchOrganization();
+    return p(`/api/platform/organizations/${org}/members/${await f.member(org)}`);
+  },
+  "GET /api/platform/plugins": async () => p("/api/platform/plugins"),
+  "GET /api/platform/plugins/:slug": async () => p("/api/platform/plugins/some-pack"),
+  "PUT /api/platform/plugins/:slug": async () => p("/api/platform/plugins/some-pack", { enabled: false }),
+  "GET /api/platform/plugins/:slug/icons/:iconSlug": async () => p("/api/platform/plugins/some-pack/icons/some-icon"),
+  "GET /api/workspaces": async () => p("/api/workspaces"),
+  "POST /api/workspaces": async () => p("/api/workspaces", { name: "Created by table" }),
+  "PUT /api/workspaces/:id": async (_f, c) => p(`/api/workspaces/${c.home.ws}`, { description: "touched" }),
+  "DELETE /api/workspaces/:id": async (f, c, real) =>
+    p(`/api/workspaces/${real ? await f.workspace(c.home.org) : c.home.ws}`),
+  "POST /api/workspaces/:id/activate": async (_f, c) => p(`/api/workspaces/${c.home.ws}/activate`),
+  "GET /api": async () => p("/api"),
+  "POST /api/save": async () => p("/api/save"),
+  "GET /api/export": async () => p("/api/export"),
+  "GET /api/export/zip": async () => p("/api/export/zip"),
+  "POST /api/export/neo4j": async () => p("/api/export/neo4j"),
+  "POST /api/import": async (f) => f.importBody(),
+  "GET /api/elements/types": async () => p("/api/elements/types"),
+  "GET /api/elements": async () => p("/api/elements"),
+  "POST /api/elements": async () => p("/api/elements", { name: "Table", type: "Node" }),
+  "GET /api/elements/:id": async (f, _c, real) => p(`/api/elements/${real ? await f.element() : missing}`),
+  "PUT /api/elements/:id": async (f, _c, real) =>
+    p(`/api/elements/${real ? await f.element() : missing}`, { name: "Renamed" }),
+  "DELETE /api/elements/:id": async (f, _c, real) => p(`/api/elements/${real ? await f.element() : missing}`),
+  "GET /api/elements/:id/relationships": async (f, _c, real) =>
+    p(`/api/elements/${real ? await f.element() : missing}/relationships`),
+  "GET /api/elements/:id/views": async (f, _c, real) => p(`/api/elements/${real ? await f.element() : missing}/views`),
+  "GET /api/relationships/types": async () => p("/api/relationships/types"),
+  "GET /api/relationships": async () => p("/api/relationships"),
+  "POST /api/relationships": async (f, _c, real) => {
+    const [source, target] = real ? [await f.element(), await f.element()] : [missing, missing];
+    return p("/api/relationships", { type: "Association", source, target });
+  },
+  "GET /api/relationships/:id": async (f, _c, real) =>
+    p(`/api/relationships/${real ? await f.relationship() : missing}`),
+  "PUT /api/relationships/:id": async (f, _c, real) =>
+    p(`/api/relationships/${real ? await f.relationship() : missing}`, { name: "Renamed" }),
+  "DELETE /api/relationships/:id": async (f, _c, real) =>
+    p(`/api/relationships/${real ? await f.relationship() : missing}`),
+  "GET /api/relationships/:id/views": async (f, _c, real) =>
+    p(`/api/relationships/${real ? await f.relationship() : missing}/views`),
+  "GET /api/views": async () => p("/api/views"),
+  "POST /api/views": async () => p("/api/views", { name: "Table view" }),
+  "GET /api/views/:id": async (f, _c, real) => p(`/api/views/${real ? await f.view() : missing}`),
+  "PUT /api/views/:id": async (f, _c, real) => p(`/api/views/${real ? await f.view() : missing}`, { name: "Renamed" }),
+  "DELETE /api/views/:id": async (f, _c, real) => p(`/api/views/${real ? await f.view() : missing}`),
+  "GET /api/views/:id/image": async (f, _c, real) =>
+    p(`/api/views/${real ? await f.view() : missing}/image?format=svg`),
+  "POST /api/views/:id/nodes": async (f, _c, real) =>
+    real
+      ? p(`/api/views/${await f.view()}/nodes`, { element_id: await f.element() })
+      : p(`/api/views/${missing}/nodes`, { element_id: missing }),
+  "PUT /api/views/:id/nodes/:nodeId": async (f, _c, real) => {
+    const { view, node } = real ? await f.node() : { view: missing, node: missing };
+    return p(`/api/views/${view}/nodes/${node}`, { x: 10, y: 20 });
+  },
+  "DELETE /api/views/:id/nodes/:nodeId": async (f, _c, real) => {
+    const { view, node } = real ? await f.node() : { view: missing, node: missing };
+    return p(`/api/views/${view}/nodes/${node}`);
+  },
+  "POST /api/views/:id/connections": async (f, _c, real) => {
+    if (!real) return p(`/api/views/${missing}/connections`, { source: missing, target: missing });
+    const view = await f.view();
+    const [a, b] = [await f.node(view), await f.node(view)];
+    return p(`/api/views/${view}/connections`, { source: a.node, target: b.node });
+  },
+  "PUT /api/views/:id/connections/:connectionId": async (f, _c, real) => {
+    const { view, connection } = real ? await f.connection() : { view: missing, connection: missing };
+    return p(`/api/views/${view}/connections/${connection}`, { label: "relabelled" });
+  },
+  "DELETE /api/views/:id/connections/:connectionId": async (f, _c, real) => {
+    const { view, connection } = real ? await f.connection() : { view: missing, connection: missing };
+    return p(`/api/views/${view}/connections/${connection}`);
+  },
+  "GET /api/viewpoints": async () => p("/api/viewpoints"),
+  "GET /api/property-definitions": async () => p("/api/property-definitions"),
+  "POST /api/property-definitions": async () =>
+    p("/api/property-definitions", { name: `Table ${crypto.randomUUID()}` }),
+  "GET /api/property-definitions/:id": async (f, _c, real) =>
+    p(`/api/property-definitions/${real ? await f.propertyDefinition() : missing}`),
+  "PUT /api/property-definitions/:id": async (f, _c, real) =>
+    p(`/api/property-definitions/${real ? await f.propertyDefinition() : missing}`, {
+      name: `R ${crypto.randomUUID()}`,
+    }),
+  "DELETE /api/property-definitions/:id": async (f, _c, real) =>
+    p(`/api/property-definitions/${real ? await f.propertyDefinition() : missing}`),
+  "GET /api/dashboards": async () => p("/api/dashboards"),
+  "POST /api/dashboards": async () => p("/api/dashboards", { title: "Table", panels: [] }),
+  "GET /api/dashboards/admin": async () => p("/api/dashboards/admin"),
+  "GET /api/dashboards/:dashboardId": async () => p(`/api/dashboards/${missing}`),
+  "PUT /api/dashboards/:dashboardId": async () => p(`/api/dashboards/${missing}`, { title: "T", panels: [] }),
+  "DELETE /api/dashboards/:dashboardId": async () => p(`/api/dashboards/${missing}`),
+  "GET /api/dashboards/:dashboardId/panels/:panelInstanceId": async () =>
+    p(`/api/dashboards/${missing}/panels/${missing}`),
+  "GET /api/panel-visualizations": async () => p("/api/panel-visualizations"),
+  "POST /api/explore": async () => p("/api/explore", { query: "MATCH (n) RETURN count(n)", parameters: {} }),
+  "GET /api/plugins": async () => p("/api/plugins"),
+  "POST /mcp": async () => p("/mcp", { jsonrpc: "2.0", id: 1, method: "ping" }),
+  "GET /mcp": async () => p("/mcp"),
+  "DELETE /mcp": async () => p("/mcp"),
+  "POST /mcp/": async () => p("/mcp/", { jsonrpc: "2.0", id: 1, method: "ping" }),
+  "GET /mcp/": async () => p("/mcp/"),
+  "DELETE /mcp/": async () => p("/mcp/"),
+};
+
+export const ruleKey = (rule: Pick<RouteRule, "method" | "path">) => `${rule.method} ${rule.path}`;

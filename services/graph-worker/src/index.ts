@@ -1,0 +1,11 @@
+export * from "./env.ts";
+export * from "./graph-rows.ts";
+export * from "./queue-memory.ts";
+export * from "./queue-nats.ts";
+export * from "./runtime.ts";
+export * from "./worker.ts";
+export * from "./write-graph.ts";
+export { ENABLE_GRAPH_HINT, resolveNeo4j } from "./neo4j-config.ts";
+export { startLocalNeo4j, type LocalNeo4j } from "./local-neo4j.ts";
+export { default as neo4j } from "neo4j-driver";
+export * from "./read-source.ts";

@@ -1,0 +1,108 @@
+import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { z } from "zod";
+import { modelingGuide } from "./prompts/modeling-guide.ts";
+import { completeViewpoint, viewpointViewPrompt } from "./prompts/viewpoint-view.ts";
+import { metamodelJson } from "./resources/metamodel.ts";
+import { callTool, type Logger } from "./tools/call.ts";
+import type { ToolCall } from "./tools/define.ts";
+import { TOOL_LIST } from "./tools/index.ts";
+
+export const SERVER_INFO = {
+  name: "archimate-modeling-service",
+  title: "ArchiMate Modeling Service",
+  version: "0.1.0",
+};
+
+const INSTRUCTIONS =
+  "Edits ArchiMate 3.1 models of one workspace of your organization. Get the archimate-modeling-guide prompt first " +
+  "(layers, element types, relationship rules, naming, the view workflow), then start with get_model_info. " +
+  "Resources archimate://layers and archimate://relationships hold the metamodel as JSON.";
+
+/** Each Server would otherwise build its own Ajv instance (about a millisecond); one per process is enough. */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+/** Built once: zod schemas are not free to construct, and every request builds a server. */
+const VIEWPOINT_ARGS = {
+  viewpoint: completable(
+    z
+      .string()
+      .min(1)
+      .max(200)
+      .describe("Viewpoint name, e.g. 'Application Cooperation' (list_viewpoints names them all)"),
+    completeViewpoint,
+  ),
+};
+
+/**
+ * One MCP server for one HTTP request (the transport is stateless). Tools are served by our own handlers rather
+ * than McpServer.registerTool: the SDK turns argument validation failures into tool results, while this service
+ * answers them as JSON-RPC invalid params; and the tools/list answer is converted from zod once per process.
+ */
+export function createMcpServer(call: ToolCall, log: Logger): McpServer {
+  const mcp = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator });
+  const server = mcp.server;
+  server.registerCapabilities({ tools: {} });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...TOOL_LIST] }));
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(call, request.params.name, request.params.arguments, log),
+  );
+
+  mcp.registerPrompt(
+    "archimate-modeling-guide",
+    {
+      title: "ArchiMate modeling guide (use first)",
+      description:
+        "Read this before modeling: the ArchiMate 3.1 layers and their element types, how to choose a type, the relationship " +
+        "rules and how to check them, naming conventions, and the view workflow with this server's tools.",
+    },
+    () => ({ messages: [{ role: "user", content: { type: "text", text: modelingGuide() } }] }),
+  );
+  mcp.registerPrompt(
+    "create-viewpoint-view",
+    {
+      title: "Create a view for a viewpoint",
+      description:
+        "Step-by-step creation of a view for one ArchiMate viewpoint, with the element types that viewpoint allows.",
+      argsSchema: {
+        viewpoint: completable(
+          z
+            .string()
+            .min(1)
+            .max(200)
+            .describe("Viewpoint name, e.g. 'Application Cooperation' (list_viewpoints names them all)"),
+          completeViewpoint,
+        ),
+      },
+    },
+    ({ viewpoint }) => ({
+      messages: [{ role: "user", content: { type: "text", text: viewpointViewPrompt(viewpoint) } }],
+    }),
+  );
+
+  mcp.registerResource(
+    "archimate-layers",
+    "archimate://layers",
+    {
+      title: "ArchiMate 3.1 layers",
+      description:
+        "Every layer with its element types (exchange name and display label), generated from the metamodel.",
+      mimeType: "application/json",
+    },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: metamodelJson().layers }] }),
+  );
+  mcp.registerResource(
+    "archimate-relationships",
+    "archimate://relationships",
+    {
+      title: "ArchiMate 3.1 relationship rules",
+      description:
+        "The relationship types with their meaning and the full validity table: allowed[source type][target type] = allowed types.",
+      mimeType: "application/json",
+    },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: metamodelJson().relationships }] }),
+  );
+  return mcp;
+}

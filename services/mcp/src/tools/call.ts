@@ -1,0 +1,48 @@
+import { AppError, toProblem } from "@ams/shared";
+import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { ToolCall } from "./define.ts";
+import { TOOL_BY_NAME } from "./index.ts";
+
+export type Logger = (err: unknown) => void;
+
+/**
+ * Runs one tools/call. Arguments that do not fit the tool's schema are a protocol error (JSON-RPC -32602
+ * invalid params, as in MCP 2025-03-26), thrown before any verb runs. Everything the verbs refuse (AppError) is a
+ * tool error result whose text is exactly the `detail` REST would answer; anything else is logged and reported
+ * without its internal message.
+ */
+export async function callTool(call: ToolCall, name: string, args: unknown, log: Logger): Promise<CallToolResult> {
+  const tool = TOOL_BY_NAME.get(name);
+  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools/list names the 37 tools`);
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) throw invalidParams(name, parsed.error);
+  try {
+    return await tool.run(call, parsed.data);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code === "INTERNAL") log(err);
+    const problem = toProblem(err);
+    return {
+      content: [{ type: "text", text: problem.detail }],
+      isError: true,
+      // The REST status and code, so a client can tell "forbidden" from "not found" without parsing text.
+      _meta: {
+        "ams/problem": {
+          code: problem.code,
+          status: problem.status,
+          ...(problem.errors ? { errors: problem.errors } : {}),
+        },
+      },
+    };
+  }
+}
+
+/** Field paths and messages as REST's 422 words them, in the message and as data. */
+function invalidParams(tool: string, error: z.ZodError): McpError {
+  const errors = error.issues.map((i) => {
+    const keys = i.code === "unrecognized_keys" ? ` (${i.keys.join(", ")})` : "";
+    return { path: i.path.join(".") || "(root)", message: `${i.message}${keys}` };
+  });
+  const detail = errors.map((e) => `${e.path}: ${e.message}`).join("; ");
+  return new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool}: ${detail}`, { errors });
+}

@@ -1,0 +1,76 @@
+import {
+  CreatePropertyDefinitionInput,
+  createPropertyDefinition,
+  deletePropertyDefinition,
+  getPropertyDefinition,
+  listPropertyDefinitions,
+  UpdatePropertyDefinitionInput,
+  updatePropertyDefinition,
+} from "@ams/model";
+import { z } from "zod";
+import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
+import { DefinitionId, described } from "./fields.ts";
+import { DefinitionList, PropertyDefinition } from "./outputs.ts";
+
+const definitionFields = {
+  name: "Property name, unique in the workspace (case-insensitive), e.g. 'Owner' or 'Lifecycle'",
+  type: "Value type: string (default), boolean, date, number or enumeration",
+} as const;
+
+export const propertyDefinitionTools = [
+  defineTool({
+    name: "list_property_definitions",
+    title: "List property definitions",
+    description:
+      "The property definitions of the active workspace. Element, relationship and view properties are keyed by these " +
+      "names. is_system marks definitions the service owns (read-only).",
+    input: z.strictObject({}),
+    output: DefinitionList,
+    annotations: READ,
+    run: async ({ ctx }) => data({ property_definitions: await listPropertyDefinitions({ ctx }) }),
+  }),
+  defineTool({
+    name: "get_property_definition",
+    title: "Get a property definition",
+    description: "One property definition with its type and is_system flag.",
+    input: z.strictObject({ definition_id: DefinitionId }),
+    output: PropertyDefinition,
+    annotations: READ,
+    run: async ({ ctx }, { definition_id }) => data(await getPropertyDefinition({ ctx, input: { id: definition_id } })),
+  }),
+  defineTool({
+    name: "create_property_definition",
+    title: "Create a property definition",
+    description:
+      "Defines a new property that elements, relationships and views can then carry (in their `properties`).",
+    input: described(CreatePropertyDefinitionInput, {
+      ...definitionFields,
+      id: "Optional identifier (a valid xs:ID); generated when omitted",
+    }),
+    output: PropertyDefinition,
+    annotations: CREATE,
+    run: async ({ ctx }, input) => data(await createPropertyDefinition({ ctx, input })),
+  }),
+  defineTool({
+    name: "update_property_definition",
+    title: "Update a property definition",
+    description:
+      "Renames a property definition or changes its type (every stored value must fit the new type). System definitions are refused.",
+    input: described(UpdatePropertyDefinitionInput, definitionFields).extend({ definition_id: DefinitionId }),
+    output: PropertyDefinition,
+    annotations: UPDATE,
+    run: async ({ ctx }, { definition_id, ...fields }) =>
+      data(await updatePropertyDefinition({ ctx, input: { ...fields, id: definition_id } })),
+  }),
+  defineTool({
+    name: "delete_property_definition",
+    title: "Delete a property definition",
+    description: "Deletes a property definition and its value on every object. System definitions are refused.",
+    input: z.strictObject({ definition_id: DefinitionId }),
+    annotations: DELETE,
+    run: async ({ ctx }, { definition_id }) => {
+      await deletePropertyDefinition({ ctx, input: { id: definition_id } });
+      return text(`Deleted property definition '${definition_id}' and its values.`);
+    },
+  }),
+];

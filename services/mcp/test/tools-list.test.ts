@@ -1,0 +1,116 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Stack, startStack } from "./support/stack.ts";
+
+/** SPEC.md "MCP endpoint": exactly these 37 names. */
+const SPEC_TOOLS = [
+  "get_model_info",
+  "list_element_types",
+  "list_elements",
+  "get_element",
+  "create_element",
+  "update_element",
+  "delete_element",
+  "get_element_relationships",
+  "list_relationship_types",
+  "list_relationships",
+  "get_relationship",
+  "create_relationship",
+  "update_relationship",
+  "delete_relationship",
+  "list_views",
+  "get_view",
+  "create_view",
+  "update_view",
+  "delete_view",
+  "render_view",
+  "create_node",
+  "update_node",
+  "delete_node",
+  "create_connection",
+  "update_connection",
+  "delete_connection",
+  "list_property_definitions",
+  "get_property_definition",
+  "create_property_definition",
+  "update_property_definition",
+  "delete_property_definition",
+  "list_workspaces",
+  "activate_workspace",
+  "list_viewpoints",
+  "export_model",
+  "import_model",
+  "save_model",
+];
+
+let stack: Stack;
+let client: Client;
+beforeAll(async () => {
+  stack = await startStack();
+  const archi = await stack.signIn("archi");
+  await archi.call("POST", "/api/workspaces", { name: "Tools" });
+  client = await stack.mcpClient((await stack.apiToken(archi)).token);
+});
+afterAll(async () => {
+  await client?.close();
+  await stack?.close();
+});
+
+describe("tools/list", () => {
+  test("names exactly the 37 tools of the specification", async () => {
+    const { tools } = await client.listTools();
+    expect(SPEC_TOOLS).toHaveLength(37);
+    expect(tools.map((t) => t.name).sort()).toEqual([...SPEC_TOOLS].sort());
+  });
+
+  test("every tool has a title, a description, hints and a valid object input schema whose fields are described", async () => {
+    const { tools } = await client.listTools();
+    const ajv = new AjvJsonSchemaValidator();
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toBeTruthy();
+      expect(tool.description!.length, tool.name).toBeGreaterThan(20);
+      const a = tool.annotations!;
+      expect(typeof a.readOnlyHint, tool.name).toBe("boolean");
+      expect(typeof a.destructiveHint, tool.name).toBe("boolean");
+      expect(typeof a.idempotentHint, tool.name).toBe("boolean");
+      expect(a.openWorldHint, tool.name).toBe(false);
+      expect(tool.inputSchema.type, tool.name).toBe("object");
+      expect(() => ajv.getValidator(tool.inputSchema), tool.name).not.toThrow();
+      if (tool.outputSchema) {
+        expect(tool.outputSchema.type, tool.name).toBe("object");
+        expect(() => ajv.getValidator(tool.outputSchema!), tool.name).not.toThrow();
+        // An answer that gains a field must not fail the client's validation.
+        expect(JSON.stringify(tool.outputSchema), tool.name).not.toContain('"additionalProperties":false');
+      }
+      for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy();
+      }
+    }
+  });
+
+  test("read tools are read-only; writes are not; deletes are destructive", async () => {
+    const { tools } = await client.listTools();
+    const hints = new Map(tools.map((t) => [t.name, t.annotations!]));
+    for (const name of SPEC_TOOLS) {
+      const readOnly = /^(get_|list_)/.test(name) || name === "render_view" || name === "export_model";
+      expect(hints.get(name)!.readOnlyHint, name).toBe(readOnly);
+      if (name.startsWith("delete_")) expect(hints.get(name)!.destructiveHint, name).toBe(true);
+      if (name.startsWith("create_")) expect(hints.get(name)!.idempotentHint, name).toBe(false);
+    }
+  });
+
+  test("id arguments use the *_id names", async () => {
+    const { tools } = await client.listTools();
+    const props = (name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {});
+    expect(props("get_element")).toEqual(["element_id"]);
+    expect(props("get_relationship")).toEqual(["relationship_id"]);
+    expect(props("get_view")).toEqual(["view_id"]);
+    expect(props("delete_node").sort()).toEqual(["node_id", "view_id"]);
+    expect(props("delete_connection").sort()).toEqual(["connection_id", "view_id"]);
+    expect(props("get_property_definition")).toEqual(["definition_id"]);
+    expect(props("activate_workspace")).toEqual(["workspace_id"]);
+    expect(props("list_elements")).toEqual(expect.arrayContaining(["type", "name", "limit"]));
+    expect(props("import_model")).toEqual(["xml"]);
+  });
+});

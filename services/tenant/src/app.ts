@@ -1,0 +1,85 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import type { Database } from "@ams/db";
+import type { GraphDeps } from "@ams/model";
+import { AppError, type ServiceTokens } from "@ams/shared";
+import { problemFromZod, problemResponse } from "./middleware/problems.ts";
+import { type TenantEnv, verifyServiceToken } from "./middleware/service-auth.ts";
+import { registerDashboardRoutes } from "./routes/dashboards.ts";
+import { registerElementRoutes } from "./routes/elements.ts";
+import { registerExploreRoutes } from "./routes/explore.ts";
+import { registerGraphRoutes } from "./routes/graph.ts";
+import { type PluginRegistry, registerPluginRoutes } from "./routes/plugins.ts";
+import { registerPropertyDefinitionRoutes } from "./routes/property-definitions.ts";
+import { registerRelationshipRoutes } from "./routes/relationships.ts";
+import { registerTransferRoutes, workspaceFileCreator } from "./routes/transfer.ts";
+import { registerViewRoutes } from "./routes/views.ts";
+import { registerWorkspaceRoutes } from "./routes/workspaces.ts";
+
+export type TenantDeps = {
+  database: Database;
+  tokens: ServiceTokens;
+  /** Largest JSON body accepted by the model routes, in bytes (default 1 MiB). */
+  jsonBodyLimit?: number;
+  /** Largest upload accepted by import routes, in bytes (default 50 MiB). */
+  uploadLimit?: number;
+  log?: (err: unknown) => void;
+  /** Directories POST /api/workspaces {path} may import from (IMPORT_PATHS); none by default. */
+  importRoots?: string[];
+  /** Resolves `Service Plugin IconPack` values for rendering; defaults to the plugin registry's resolver. */
+  resolveIcon?: (value: string) => { href: string } | { svg: string } | undefined;
+  /** The icon-pack plugins loaded at start-up (loadPluginRegistry); none means no plugins and type icons only. */
+  plugins?: PluginRegistry;
+  /** Neo4j and the rebuild queue; absent: rebuild, explore and panels answer 503 saying how to enable them. */
+  graph?: GraphDeps;
+  /** Where the provisioned dashboards' files are (default services/tenant/dashboards). */
+  dashboardsDir?: string;
+};
+
+/** GET /api/health of the tenant alone: its database. */
+function registerHealth(app: OpenAPIHono<TenantEnv>, database: Database) {
+  app.get("/api/health", async (c) => {
+    try {
+      await database.ping();
+      return c.json({ status: "up", dependencies: { database: "up" } });
+    } catch {
+      return c.json({ status: "down", dependencies: { database: "down" } }, 503);
+    }
+  });
+}
+
+/** Paths whose bodies are model files, not JSON: they get the upload limit instead of the JSON one. */
+const UPLOAD_PATHS = new Set(["/api/import", "/api/workspaces", "/api/mcp"]);
+
+export function createTenantApp(deps: TenantDeps) {
+  const app = new OpenAPIHono<TenantEnv>({ defaultHook: problemFromZod });
+  const jsonLimit = deps.jsonBodyLimit ?? 1024 * 1024;
+  const uploadLimit = deps.uploadLimit ?? 50 * 1024 * 1024;
+  const tooLarge = (limit: number) => () => {
+    throw new AppError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${limit} bytes`);
+  };
+  const smallBodies = bodyLimit({ maxSize: jsonLimit, onError: tooLarge(jsonLimit) });
+  const largeBodies = bodyLimit({ maxSize: uploadLimit, onError: tooLarge(uploadLimit) });
+  app.use("/api/*", (c, next) => (UPLOAD_PATHS.has(c.req.path) ? largeBodies(c, next) : smallBodies(c, next)));
+  const resolveIcon = deps.resolveIcon ?? deps.plugins?.resolveIcon;
+  app.use("/api/*", verifyServiceToken(deps.database, deps.tokens, resolveIcon));
+  app.use("/api", verifyServiceToken(deps.database, deps.tokens, resolveIcon));
+  app.onError((err) => problemResponse(err, deps.log ?? ((e) => console.error(e))));
+  app.notFound((c) => problemResponse(new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`)));
+
+  registerHealth(app, deps.database);
+  registerPluginRoutes(app, deps); // first after health: its middleware refreshes plugin flags for the routes below
+  registerTransferRoutes(app);
+  registerWorkspaceRoutes(app, { createFromFile: workspaceFileCreator({ importRoots: deps.importRoots }) });
+  registerElementRoutes(app);
+  registerRelationshipRoutes(app);
+  registerViewRoutes(app);
+  registerPropertyDefinitionRoutes(app);
+  registerGraphRoutes(app, deps.graph);
+  registerExploreRoutes(app, deps.graph);
+  registerDashboardRoutes(app, deps);
+  app.doc31("/api/openapi.json", { openapi: "3.1.0", info: { title: "ArchiMate modeling service: model API", version: "1.0.0" } });
+  return app;
+}
+
+export type TenantApp = ReturnType<typeof createTenantApp>;

@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** The tenant's configuration, parsed once at start-up; a bad value stops the process with a clear message. */
+export const TenantEnv = z.object({
+  TENANT_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default("./data"),
+  TENANT_JWT_SECRET: z.string().min(32, "TENANT_JWT_SECRET must be at least 32 characters"),
+  UPLOAD_LIMIT_MB: z.coerce.number().positive().default(50),
+  JSON_BODY_LIMIT_KB: z.coerce.number().positive().default(1024),
+  /** Where the icon-pack plugins live (default: the repository's plugins/ folder). */
+  PLUGINS_DIR: z.string().optional(),
+  IMPORT_PATHS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    ),
+});
+export type TenantConfig = z.infer<typeof TenantEnv>;
+
+export function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv = process.env): z.infer<T> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    console.error(`Invalid configuration:\n${lines}`);
+    process.exit(1);
+  }
+  return result.data;
+}

@@ -1,0 +1,27 @@
+import { openDatabase } from "@ams/db";
+import { loadPluginRegistry } from "@ams/model";
+import { createServiceTokens } from "@ams/shared";
+import { serve } from "@hono/node-server";
+import { createTenantApp } from "./app.ts";
+import { parseEnv, TenantEnv } from "./env.ts";
+
+/** The tenant alone (split deployment): it answers only requests the control gateway signed. */
+const env = parseEnv(TenantEnv);
+const database = await openDatabase({ url: env.DATABASE_URL, dataDir: `${env.DATA_DIR}/pglite` });
+const plugins = await loadPluginRegistry({ database, root: env.PLUGINS_DIR });
+const app = createTenantApp({
+  plugins,
+  database,
+  tokens: createServiceTokens(env.TENANT_JWT_SECRET),
+  uploadLimit: env.UPLOAD_LIMIT_MB * 1024 * 1024,
+  jsonBodyLimit: env.JSON_BODY_LIMIT_KB * 1024,
+  importRoots: env.IMPORT_PATHS,
+});
+const server = serve({ fetch: app.fetch, port: env.TENANT_PORT });
+console.log(`tenant listening on :${env.TENANT_PORT} (${database.kind})`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    server.close();
+    void database.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,42 @@
+import type { Database } from "@ams/db";
+import type { RequestContext } from "@ams/model";
+import { AppError, type ServiceTokens } from "@ams/shared";
+import type { MiddlewareHandler } from "hono";
+
+export const SERVICE_TOKEN_HEADER = "x-ams-service-token";
+
+export type TenantEnv = { Variables: { ctx: RequestContext } };
+
+/** The tenant trusts nothing but the inter-service JWT that the control gateway signed for this request. */
+export function verifyServiceToken(
+  database: Database,
+  tokens: ServiceTokens,
+  resolveIcon?: RequestContext["resolveIcon"],
+): MiddlewareHandler<TenantEnv> {
+  return async (c, next) => {
+    if (isPublicPath(c.req.method, c.req.path)) return next();
+    const token = c.req.header(SERVICE_TOKEN_HEADER);
+    if (!token) throw new AppError("UNAUTHENTICATED", "This service accepts only requests forwarded by the gateway");
+    const claims = await tokens.verify(token, "tenant");
+    c.set("ctx", {
+      database,
+      userId: claims.userId,
+      username: claims.username,
+      organizationId: claims.organizationId,
+      workspaceId: claims.workspaceId,
+      role: claims.role,
+      platformAdmin: claims.platformAdmin,
+      resolveIcon,
+    });
+    await next();
+  };
+}
+
+/** Routes that answer without any caller: the health probe, the OpenAPI document and the public plugin icons. */
+const PUBLIC_ICON = /^\/api\/plugins\/[^/]+\/icons\/[^/]+$/;
+export function isPublicPath(method: string, path: string): boolean {
+  return (
+    (method === "GET" || method === "HEAD") &&
+    (path === "/api/health" || path === "/api/openapi.json" || PUBLIC_ICON.test(path))
+  );
+}

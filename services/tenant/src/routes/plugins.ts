@@ -1,0 +1,171 @@
+import type { Database } from "@ams/db";
+import {
+  emptyPluginRegistry,
+  getPlatformPlugin,
+  getPublicPluginIcon,
+  listEnabledPlugins,
+  listPlatformPlugins,
+  type PackIcon,
+  type PluginRegistry,
+  previewPluginIcon,
+  setPluginEnabled,
+} from "@ams/model";
+import { AppError } from "@ams/shared";
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { TenantEnv } from "../middleware/service-auth.ts";
+import { jsonBody, jsonResponse, Ok, problemResponses, type TenantApp } from "./openapi.ts";
+
+export type { PluginRegistry };
+
+const tags = ["Plugins"];
+
+const slugParam = (name: string) =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name, in: "path" } });
+const PluginParam = z.object({ slug: slugParam("slug") });
+const PreviewParams = PluginParam.extend({ iconSlug: slugParam("iconSlug") });
+const PublicIconParams = z.object({ pluginSlug: slugParam("pluginSlug"), iconSlug: slugParam("iconSlug") });
+const SetEnabledInput = z.strictObject({ enabled: z.boolean() }).openapi("SetPluginEnabled");
+
+const svgResponse = (description: string) => ({ description, content: { "image/svg+xml": { schema: z.string() } } });
+const notModified = { description: "Not modified (If-None-Match matched the ETag)" };
+
+/** An icon is data, never a document: nothing in it may run, load or be sniffed as something else. */
+const ICON_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+/** Clients may reuse an icon this long; after that the ETag makes revalidation a 304. */
+const PUBLIC_MAX_AGE = 300;
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/ prefixes are ignored, "*" matches anything. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const bare = (t: string) => t.trim().replace(/^W\//, "");
+  return header.split(",").some((t) => bare(t) === bare(etag));
+}
+
+function svgIcon(c: Context<TenantEnv>, icon: PackIcon, cacheControl: string): Response {
+  const headers = {
+    etag: icon.etag,
+    "cache-control": cacheControl,
+    "content-security-policy": ICON_CSP,
+    "x-content-type-options": "nosniff",
+  };
+  if (matchesEtag(c.req.header("if-none-match"), icon.etag)) return c.body(null, 304, headers);
+  return c.body(icon.svg, 200, { ...headers, "content-type": "image/svg+xml; charset=utf-8" });
+}
+
+/**
+ * Plugin routes. The control gateway authenticates and checks Admin before forwarding; the platform routes check
+ * the Admin claim again here. The public icon route is reached without a caller (see isPublicPath).
+ * Registered before the model routes: its middleware brings the enabled flags up to date (at most one database read
+ * per TTL) before any route that resolves icons runs, so a change on another replica is seen within the TTL.
+ */
+export function registerPluginRoutes(app: TenantApp, deps: { database: Database; plugins?: PluginRegistry }) {
+  const plugins = deps.plugins ?? emptyPluginRegistry(deps.database);
+  app.use("/api/*", async (_c, next) => {
+    await plugins.refreshIfStale();
+    await next();
+  });
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/api/platform/plugins",
+      tags,
+      operationId: "listPlatformPlugins",
+      responses: {
+        200: jsonResponse(
+          z.array(Ok),
+          "Every plugin found at start-up: name, version, icon_count, enabled, type, placeholder",
+        ),
+        ...problemResponses,
+      },
+    }),
+    (c) => c.json(listPlatformPlugins({ ctx: c.var.ctx, plugins }), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/api/platform/plugins/{slug}",
+      tags,
+      operationId: "getPlatformPlugin",
+      request: { params: PluginParam },
+      responses: { 200: jsonResponse(Ok, "The plugin with its type and full icon list"), ...problemResponses },
+    }),
+    (c) => c.json(getPlatformPlugin({ ctx: c.var.ctx, plugins, input: c.req.valid("param") }), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: "put",
+      path: "/api/platform/plugins/{slug}",
+      tags,
+      operationId: "setPluginEnabled",
+      request: { params: PluginParam, ...jsonBody(SetEnabledInput) },
+      responses: { 200: jsonResponse(Ok, "The plugin after the change"), ...problemResponses },
+    }),
+    async (c) => {
+      const input = { ...c.req.valid("param"), ...c.req.valid("json") };
+      return c.json(await setPluginEnabled({ ctx: c.var.ctx, plugins, input }), 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/api/platform/plugins/{slug}/icons/{iconSlug}",
+      tags,
+      operationId: "previewPluginIcon",
+      request: { params: PreviewParams },
+      responses: {
+        200: svgResponse("Sanitized SVG, also of a disabled plugin"),
+        304: notModified,
+        ...problemResponses,
+      },
+    }),
+    (c) => svgIcon(c, previewPluginIcon({ ctx: c.var.ctx, plugins, input: c.req.valid("param") }), "private, no-cache"),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/api/plugins",
+      tags,
+      operationId: "listPlugins",
+      responses: {
+        200: jsonResponse(z.array(Ok), "Enabled icon packs with their icons: slug, name, url"),
+        ...problemResponses,
+      },
+    }),
+    (c) => c.json(listEnabledPlugins({ ctx: c.var.ctx, plugins }), 200),
+  );
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/api/plugins/{pluginSlug}/icons/{iconSlug}",
+      tags,
+      operationId: "getPluginIcon",
+      security: [],
+      request: { params: PublicIconParams },
+      responses: {
+        200: svgResponse("Sanitized SVG of an enabled plugin; no authentication"),
+        304: notModified,
+        404: problemResponses[404],
+      },
+    }),
+    (c) => {
+      let icon: PackIcon;
+      try {
+        icon = getPublicPluginIcon({ plugins, input: c.req.valid("param") });
+      } catch (err) {
+        // A 404 must not be cached: enabling the plugin makes the icon appear at once.
+        if (err instanceof AppError)
+          throw new AppError(err.code, err.message, { headers: { "cache-control": "no-store" } });
+        throw err;
+      }
+      return svgIcon(c, icon, `public, max-age=${PUBLIC_MAX_AGE}`);
+    },
+  );
+}

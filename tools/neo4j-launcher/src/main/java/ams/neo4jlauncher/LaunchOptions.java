@@ -1,0 +1,88 @@
+package ams.neo4jlauncher;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Launcher settings. Each one comes from a command-line flag or, failing that, an environment variable
+ * (the flag wins). The password is best passed through the environment so it does not show up in `ps`.
+ */
+record LaunchOptions(
+        Path home, String host, int boltPort, boolean auth, String password, long pageCacheBytes, boolean exitOnStdinClose) {
+
+    static final String USAGE = String.join("\n",
+            "usage: LocalNeo4j --home <dir> [options]",
+            "  --home <dir>            data and logs directory (env NEO4J_LAUNCHER_HOME)",
+            "  --host <addr>           Bolt listen address, default 127.0.0.1 (env NEO4J_LAUNCHER_HOST)",
+            "  --bolt-port <n>         Bolt port, 0 picks a free one, default 7687 (env NEO4J_LAUNCHER_BOLT_PORT)",
+            "  --password <pw>         password of user neo4j, at least 8 characters (env NEO4J_LAUNCHER_PASSWORD)",
+            "  --no-auth               disable authentication (env NEO4J_LAUNCHER_AUTH=false)",
+            "  --page-cache <size>     page cache, e.g. 128m, 1g, default 128m (env NEO4J_LAUNCHER_PAGE_CACHE)",
+            "  --exit-on-stdin-close   shut down when stdin reaches end of file (env NEO4J_LAUNCHER_EXIT_ON_STDIN_CLOSE=true)",
+            "Heap is capped with the JVM's own -Xmx.");
+
+    static LaunchOptions parse(String[] args, Map<String, String> env) {
+        String home = env.get("NEO4J_LAUNCHER_HOME");
+        String host = env.getOrDefault("NEO4J_LAUNCHER_HOST", "127.0.0.1");
+        String port = env.getOrDefault("NEO4J_LAUNCHER_BOLT_PORT", "7687");
+        String password = env.get("NEO4J_LAUNCHER_PASSWORD");
+        boolean auth = !"false".equalsIgnoreCase(env.getOrDefault("NEO4J_LAUNCHER_AUTH", "true"));
+        String pageCache = env.getOrDefault("NEO4J_LAUNCHER_PAGE_CACHE", "128m");
+        boolean stdinClose = "true".equalsIgnoreCase(env.getOrDefault("NEO4J_LAUNCHER_EXIT_ON_STDIN_CLOSE", "false"));
+
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--home" -> home = value(args, ++i, arg);
+                case "--host" -> host = value(args, ++i, arg);
+                case "--bolt-port" -> port = value(args, ++i, arg);
+                case "--password" -> password = value(args, ++i, arg);
+                case "--no-auth" -> auth = false;
+                case "--page-cache" -> pageCache = value(args, ++i, arg);
+                case "--exit-on-stdin-close" -> stdinClose = true;
+                case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
+                default -> throw new IllegalArgumentException("unknown argument " + arg + "\n" + USAGE);
+            }
+        }
+        if (home == null || home.isBlank()) {
+            throw new IllegalArgumentException("--home (or NEO4J_LAUNCHER_HOME) is required\n" + USAGE);
+        }
+        if (auth && (password == null || password.length() < 8)) {
+            throw new IllegalArgumentException(
+                    "a password of at least 8 characters is required when auth is on (--password or NEO4J_LAUNCHER_PASSWORD)");
+        }
+        int boltPort = Integer.parseInt(port);
+        if (boltPort < 0 || boltPort > 65535) {
+            throw new IllegalArgumentException("bolt port out of range: " + port);
+        }
+        return new LaunchOptions(Path.of(home).toAbsolutePath(), host, boltPort, auth, auth ? password : null,
+                parseSize(pageCache), stdinClose);
+    }
+
+    private static String value(String[] args, int i, String flag) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(flag + " needs a value");
+        }
+        return args[i];
+    }
+
+    /** "128m", "1g", "512k" or a plain number of bytes. */
+    static long parseSize(String text) {
+        String s = text.trim().toLowerCase(Locale.ROOT);
+        long factor = 1;
+        char last = s.isEmpty() ? ' ' : s.charAt(s.length() - 1);
+        switch (last) {
+            case 'k' -> factor = 1L << 10;
+            case 'm' -> factor = 1L << 20;
+            case 'g' -> factor = 1L << 30;
+            default -> { }
+        }
+        String digits = factor == 1 ? s : s.substring(0, s.length() - 1);
+        try {
+            return Long.parseLong(digits) * factor;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a size: " + text + " (use e.g. 128m or 1g)");
+        }
+    }
+}
