@@ -5,10 +5,19 @@ import { sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { generateModel, parseReadQuery, prepareScoped, printScoped, replaceModel, requestRebuild } from "@ams/model";
 // Relative: the graph worker is not a dependency of the repository root.
-import { clearLabel, createGraphWorker, createMemoryQueue, ensureGraphSchema, graphRows, neo4j, startLocalNeo4j } from "../services/graph-worker/src/index.ts";
+import {
+  clearLabel,
+  createGraphWorker,
+  createMemoryQueue,
+  ensureGraphSchema,
+  graphRows,
+  neo4j,
+  startLocalNeo4j,
+} from "../services/graph-worker/src/index.ts";
 import { measure, report, section } from "./lib.ts";
 
-const EXPLORE_QUERY = "MATCH (a:ApplicationComponent)-[:SERVING]->(b:Element) RETURN a.name AS component, count(b) AS served ORDER BY served DESC LIMIT 10";
+const EXPLORE_QUERY =
+  "MATCH (a:ApplicationComponent)-[:SERVING]->(b:Element) RETURN a.name AS component, count(b) AS served ORDER BY served DESC LIMIT 10";
 
 /**
  * Issue 6: graph rebuild throughput of a 100k-element, 200k-relationship model through the real path (job row,
@@ -20,15 +29,25 @@ export async function benchGraph() {
   const dataDir = process.env.NEO4J_URL ? undefined : mkdtempSync(join(tmpdir(), "ams-bench-neo4j-"));
   const local = dataDir ? await startLocalNeo4j({ dataDir, heap: "2g", pageCache: "512m" }) : undefined;
   const url = local?.url ?? process.env.NEO4J_URL!;
-  const driver = neo4j.driver(url, neo4j.auth.basic(local?.user ?? process.env.NEO4J_USER ?? "neo4j", local?.password ?? process.env.NEO4J_PASSWORD ?? ""));
+  const driver = neo4j.driver(
+    url,
+    neo4j.auth.basic(
+      local?.user ?? process.env.NEO4J_USER ?? "neo4j",
+      local?.password ?? process.env.NEO4J_PASSWORD ?? "",
+    ),
+  );
   const database = await createTestDatabase("ams_bench_graph");
   const queue = createMemoryQueue();
   const worker = createGraphWorker({ database, neo4j: driver, queue, graceMs: 1000 });
   try {
     await ensureGraphSchema(driver);
     await worker.start();
-    const [org] = await database.rows<{ id: string }>(sql`insert into organizations (slug, name) values ('bench-graph', 'Bench') returning id`);
-    const [ws] = await database.rows<{ id: string }>(sql`insert into workspaces (organization_id, name) values (${org!.id}, 'Bench') returning id`);
+    const [org] = await database.rows<{ id: string }>(
+      sql`insert into organizations (slug, name) values ('bench-graph', 'Bench') returning id`,
+    );
+    const [ws] = await database.rows<{ id: string }>(
+      sql`insert into workspaces (organization_id, name) values (${org!.id}, 'Bench') returning id`,
+    );
     const doc = generateModel({ elements: 100_000, seed: 42 });
     await database.db.transaction((tx) => replaceModel(database, tx, ws!.id, doc));
     const items = doc.elements.length + doc.relationships.length;
@@ -38,9 +57,14 @@ export async function benchGraph() {
     const rows = graphRows(doc);
     const nodes = [...rows.elements.values()].flat().map((r) => ({ id: r.id, props: r.props }));
     const floorStart = performance.now();
-    const created = await driver.executeQuery("UNWIND $rows AS row CREATE (n:BenchFloor) SET n = row.props RETURN row.id AS id, elementId(n) AS eid", { rows: nodes });
+    const created = await driver.executeQuery(
+      "UNWIND $rows AS row CREATE (n:BenchFloor) SET n = row.props RETURN row.id AS id, elementId(n) AS eid",
+      { rows: nodes },
+    );
     const eids = new Map(created.records.map((r) => [r.get("id") as string, r.get("eid") as string]));
-    const edges = [...rows.relationships.values()].flat().map((r) => ({ s: eids.get(r.s), t: eids.get(r.t), props: r.props }));
+    const edges = [...rows.relationships.values()]
+      .flat()
+      .map((r) => ({ s: eids.get(r.s), t: eids.get(r.t), props: r.props }));
     await driver.executeQuery(
       "UNWIND $rows AS row MATCH (a) WHERE elementId(a) = row.s MATCH (b) WHERE elementId(b) = row.t CREATE (a)-[r:BENCH]->(b) SET r = row.props",
       { rows: edges },
@@ -48,21 +72,43 @@ export async function benchGraph() {
     const floorMs = performance.now() - floorStart;
     await clearLabel(driver, "BenchFloor", { batchSize: 20_000 });
 
-    const ctx = { database, userId: "bench", username: "bench", organizationId: org!.id, workspaceId: ws!.id, role: "owner" as const, platformAdmin: false };
+    const ctx = {
+      database,
+      userId: "bench",
+      username: "bench",
+      organizationId: org!.id,
+      workspaceId: ws!.id,
+      role: "owner" as const,
+      platformAdmin: false,
+    };
     const rebuildStart = performance.now();
     const answer = await requestRebuild({ ctx, input: undefined, graph: { driver, queue, rebuildWaitMs: 600_000 } });
     const rebuildMs = performance.now() - rebuildStart;
     if (answer.status !== 200) throw new Error(`rebuild did not finish: ${JSON.stringify(answer.job)}`);
     const rate = (ms: number) => Math.round(items / (ms / 1000));
-    console.log(`      rebuild ${rate(rebuildMs)} items/s (elements + relationships), bare UNWIND CREATE floor ${rate(floorMs)} items/s, ratio ${(floorMs / rebuildMs).toFixed(2)}`);
-    report("rebuild 100k + 200k through job, queue, worker, switch", rebuildMs, floorMs, ">= 0.7x floor throughput and < 30 s", floorMs / rebuildMs >= 0.7 && rebuildMs < 30_000);
+    console.log(
+      `      rebuild ${rate(rebuildMs)} items/s (elements + relationships), bare UNWIND CREATE floor ${rate(floorMs)} items/s, ratio ${(floorMs / rebuildMs).toFixed(2)}`,
+    );
+    report(
+      "rebuild 100k + 200k through job, queue, worker, switch",
+      rebuildMs,
+      floorMs,
+      ">= 0.7x floor throughput and < 30 s",
+      floorMs / rebuildMs >= 0.7 && rebuildMs < 30_000,
+    );
 
     section("Explore overhead: parse, rewrite, slot lookup, EXPLAIN and plan check (100k-element graph)");
-    const parsed = await measure(() => printScoped(parseReadQuery(EXPLORE_QUERY), "W_00000000000000000000000000000000_A"), { iterations: 2000 });
+    const parsed = await measure(
+      () => printScoped(parseReadQuery(EXPLORE_QUERY), "W_00000000000000000000000000000000_A"),
+      { iterations: 2000 },
+    );
     console.log(`      parse + rewrite alone: median ${parsed.median.toFixed(3)} ms`);
     const session = driver.session({ defaultAccessMode: neo4j.session.READ });
     try {
-      const overhead = await measure(() => session.executeRead((tx) => prepareScoped(tx, ws!.id, parseReadQuery(EXPLORE_QUERY), {})), { iterations: 300 });
+      const overhead = await measure(
+        () => session.executeRead((tx) => prepareScoped(tx, ws!.id, parseReadQuery(EXPLORE_QUERY), {})),
+        { iterations: 300 },
+      );
       const roundTrip = await measure(() => session.executeRead((tx) => tx.run("RETURN 1")), { iterations: 300 });
       report("explore overhead (median)", overhead.median, roundTrip.median, "<= 5 ms median", overhead.median <= 5);
     } finally {

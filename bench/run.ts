@@ -5,7 +5,11 @@ import { benchModelApi } from "./model-api.ts";
 
 /** `pnpm bench`: every benchmark, each figure beside its floor measured in the same run. */
 const only = process.argv[2];
-const suites: Record<string, () => Promise<void>> = { "model-api": benchModelApi, exchange: benchExchange, mcp: benchMcp };
+const suites: Record<string, () => Promise<void>> = {
+  "model-api": benchModelApi,
+  exchange: benchExchange,
+  mcp: benchMcp,
+};
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;
   await run();

@@ -6,8 +6,14 @@ const ms = (fallback: number) => z.coerce.number().int().min(0).default(fallback
 export const GraphEnv = z.object({
   DATABASE_URL: z.string().url().optional(),
   NATS_URL: z.string().optional(),
-  GRAPH_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/).default("GRAPH_JOBS"),
-  GRAPH_SUBJECT: z.string().regex(/^[A-Za-z0-9_.-]+$/).default("graph.rebuild"),
+  GRAPH_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default("GRAPH_JOBS"),
+  GRAPH_SUBJECT: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .default("graph.rebuild"),
   GRAPH_ACK_WAIT_MS: ms(30_000),
   GRAPH_REBUILD_WAIT_MS: ms(10_000),
   GRAPH_RETIRE_GRACE_MS: ms(11_000),
@@ -21,7 +27,9 @@ export type GraphConfig = z.infer<typeof GraphEnv>;
 export function parseGraphEnv(env: Record<string, string | undefined> = process.env): GraphConfig {
   const result = GraphEnv.safeParse(env);
   if (!result.success) {
-    throw new Error(`Invalid graph configuration:\n${result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`);
+    throw new Error(
+      `Invalid graph configuration:\n${result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`,
+    );
   }
   return result.data;
 }

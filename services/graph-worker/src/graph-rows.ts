@@ -3,7 +3,17 @@ import { relationshipTypeName } from "@ams/model";
 import { isElementType, layerOf } from "@ams/shared";
 
 /** Property keys of the graph itself: a model property with one of these names is stored as p_<name>. */
-const CORE_KEYS = new Set(["id", "name", "type", "layer", "documentation", "is_directed", "access_type", "influence_strength", "viewpoint"]);
+const CORE_KEYS = new Set([
+  "id",
+  "name",
+  "type",
+  "layer",
+  "documentation",
+  "is_directed",
+  "access_type",
+  "influence_strength",
+  "viewpoint",
+]);
 
 type Props = Record<string, string | number | boolean | string[]>;
 export type NodeRow = { id: string; props: Props };
@@ -30,7 +40,15 @@ export type GraphSource = {
   elements: Pick<ModelDocument["elements"][number], "id" | "type" | "name" | "documentation">[];
   relationships: Pick<
     ModelDocument["relationships"][number],
-    "id" | "type" | "sourceId" | "targetId" | "name" | "documentation" | "isDirected" | "accessType" | "influenceStrength"
+    | "id"
+    | "type"
+    | "sourceId"
+    | "targetId"
+    | "name"
+    | "documentation"
+    | "isDirected"
+    | "accessType"
+    | "influenceStrength"
   >[];
   views: Pick<ModelDocument["views"][number], "id" | "name" | "viewpoint" | "documentation">[];
   nodes: Pick<ModelDocument["nodes"][number], "viewId" | "elementId">[];
@@ -50,13 +68,16 @@ export function graphRows(doc: GraphSource): GraphRows {
     const props = propsOf.get(owner) ?? {};
     const existing = props[key];
     // A property given twice on one concept keeps every value, as a list of strings.
-    props[key] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [String(existing)]), String(value)];
+    props[key] =
+      existing === undefined ? value : [...(Array.isArray(existing) ? existing : [String(existing)]), String(value)];
     propsOf.set(owner, props);
   }
 
   const elements = new Map<string, NodeRow[]>();
   for (const e of doc.elements) {
-    const props: Props = propsOf.size ? { ...propsOf.get(`element:${e.id}`), id: e.id, name: e.name, type: e.type } : { id: e.id, name: e.name, type: e.type };
+    const props: Props = propsOf.size
+      ? { ...propsOf.get(`element:${e.id}`), id: e.id, name: e.name, type: e.type }
+      : { id: e.id, name: e.name, type: e.type };
     if (isElementType(e.type)) props.layer = layerOf(e.type);
     if (e.documentation) props.documentation = e.documentation;
     const list = elements.get(e.type) ?? [];
@@ -76,7 +97,9 @@ export function graphRows(doc: GraphSource): GraphRows {
   const sources: EdgeRow[] = [];
   const targets: EdgeRow[] = [];
   for (const r of doc.relationships) {
-    const props: Props = propsOf.size ? { ...propsOf.get(`relationship:${r.id}`), id: r.id, type: r.type } : { id: r.id, type: r.type };
+    const props: Props = propsOf.size
+      ? { ...propsOf.get(`relationship:${r.id}`), id: r.id, type: r.type }
+      : { id: r.id, type: r.type };
     if (r.name) props.name = r.name;
     if (r.documentation) props.documentation = r.documentation;
     if (r.isDirected !== null && r.isDirected !== undefined) props.is_directed = r.isDirected;

@@ -1,11 +1,11 @@
+export { default as neo4j } from "neo4j-driver";
 export * from "./env.ts";
 export * from "./graph-rows.ts";
+export { type LocalNeo4j, startLocalNeo4j } from "./local-neo4j.ts";
+export { ENABLE_GRAPH_HINT, resolveNeo4j } from "./neo4j-config.ts";
 export * from "./queue-memory.ts";
 export * from "./queue-nats.ts";
+export * from "./read-source.ts";
 export * from "./runtime.ts";
 export * from "./worker.ts";
 export * from "./write-graph.ts";
-export { ENABLE_GRAPH_HINT, resolveNeo4j } from "./neo4j-config.ts";
-export { startLocalNeo4j, type LocalNeo4j } from "./local-neo4j.ts";
-export { default as neo4j } from "neo4j-driver";
-export * from "./read-source.ts";

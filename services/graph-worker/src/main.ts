@@ -8,7 +8,9 @@ import { createGraphRuntime } from "./runtime.ts";
  */
 const config = parseGraphEnv();
 if (!config.NATS_URL) {
-  console.error("graph-worker: NATS_URL is required when the worker runs alone (the in-process queue lives in the standalone process)");
+  console.error(
+    "graph-worker: NATS_URL is required when the worker runs alone (the in-process queue lives in the standalone process)",
+  );
   process.exit(1);
 }
 if (!config.DATABASE_URL) {
@@ -24,6 +26,9 @@ if (!runtime.graph) {
 console.log("graph-worker consuming rebuild jobs");
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    void runtime.close().then(() => database.close()).then(() => process.exit(0));
+    void runtime
+      .close()
+      .then(() => database.close())
+      .then(() => process.exit(0));
   });
 }

@@ -1,6 +1,6 @@
+import type { GraphJob, GraphJobQueue, JobDelivery, JobOutcome } from "@ams/model";
 import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
-import type { GraphJob, GraphJobQueue, JobDelivery, JobOutcome } from "@ams/model";
 
 export type NatsQueueOptions = {
   url: string;
@@ -29,9 +29,19 @@ export async function createNatsQueue(opts: NatsQueueOptions): Promise<GraphJobQ
   try {
     await jsm.streams.info(stream);
   } catch {
-    await jsm.streams.add({ name: stream, subjects: [subject], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
+    await jsm.streams.add({
+      name: stream,
+      subjects: [subject],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+    });
   }
-  const consumerConfig = { ack_policy: AckPolicy.Explicit, ack_wait: ackWaitNs, max_ack_pending: 1000, filter_subject: subject };
+  const consumerConfig = {
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: ackWaitNs,
+    max_ack_pending: 1000,
+    filter_subject: subject,
+  };
   try {
     await jsm.consumers.info(stream, durable);
     await jsm.consumers.update(stream, durable, { ack_wait: ackWaitNs });

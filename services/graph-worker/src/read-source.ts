@@ -8,14 +8,20 @@ import type { GraphSource } from "./graph-rows.ts";
 export async function readGraphSource(database: Database, ws: string): Promise<GraphSource> {
   const q = <T>(query: ReturnType<typeof sql>) => database.rows<T>(query);
   const [propertyDefinitions, elements, relationships, views, nodes, properties] = await Promise.all([
-    q<GraphSource["propertyDefinitions"][number]>(sql`select id, name, type from property_definitions where workspace_id = ${ws}`),
-    q<GraphSource["elements"][number]>(sql`select id, type, name, documentation from elements where workspace_id = ${ws} order by ord`),
+    q<GraphSource["propertyDefinitions"][number]>(
+      sql`select id, name, type from property_definitions where workspace_id = ${ws}`,
+    ),
+    q<GraphSource["elements"][number]>(
+      sql`select id, type, name, documentation from elements where workspace_id = ${ws} order by ord`,
+    ),
     q<GraphSource["relationships"][number]>(
       sql`select id, type, source_id as "sourceId", target_id as "targetId", name, documentation, is_directed as "isDirected",
             access_type as "accessType", influence_strength as "influenceStrength"
           from relationships where workspace_id = ${ws} order by ord`,
     ),
-    q<GraphSource["views"][number]>(sql`select id, name, viewpoint, documentation from views where workspace_id = ${ws} order by ord`),
+    q<GraphSource["views"][number]>(
+      sql`select id, name, viewpoint, documentation from views where workspace_id = ${ws} order by ord`,
+    ),
     q<GraphSource["nodes"][number]>(
       sql`select distinct view_id as "viewId", element_id as "elementId" from view_nodes where workspace_id = ${ws} and element_id is not null`,
     ),

@@ -1,6 +1,6 @@
-import neo4j, { type Driver } from "neo4j-driver";
 import type { Database } from "@ams/db";
 import type { GraphDeps, GraphJobQueue } from "@ams/model";
+import neo4j, { type Driver } from "neo4j-driver";
 import { type GraphConfig, parseGraphEnv } from "./env.ts";
 import { type LocalNeo4j, startLocalNeo4j } from "./local-neo4j.ts";
 import { resolveNeo4j } from "./neo4j-config.ts";
@@ -47,7 +47,13 @@ export async function createGraphRuntime(opts: {
   let auth: { user: string; password: string };
   if (choice.kind === "local") {
     log(`starting a local Neo4j in ${choice.dataDir}`);
-    local = await startLocalNeo4j({ dataDir: choice.dataDir, boltPort: choice.boltPort, password: choice.password, heap: choice.heap, pageCache: choice.pageCache });
+    local = await startLocalNeo4j({
+      dataDir: choice.dataDir,
+      boltPort: choice.boltPort,
+      password: choice.password,
+      heap: choice.heap,
+      pageCache: choice.pageCache,
+    });
     url = local.url;
     auth = { user: local.user, password: local.password };
   } else {
@@ -61,12 +67,24 @@ export async function createGraphRuntime(opts: {
     await driver.verifyConnectivity({ database: config.NEO4J_DATABASE });
     await ensureGraphSchema(driver, config.NEO4J_DATABASE);
     queue = config.NATS_URL
-      ? await createNatsQueue({ url: config.NATS_URL, stream: config.GRAPH_STREAM, subject: config.GRAPH_SUBJECT, ackWaitMs: config.GRAPH_ACK_WAIT_MS })
+      ? await createNatsQueue({
+          url: config.NATS_URL,
+          stream: config.GRAPH_STREAM,
+          subject: config.GRAPH_SUBJECT,
+          ackWaitMs: config.GRAPH_ACK_WAIT_MS,
+        })
       : createMemoryQueue();
     if (queue.kind === "memory" || opts.worker) {
       worker = createGraphWorker({
-        database: opts.database, neo4j: driver, queue, neo4jUrl: url, neo4jDatabase: config.NEO4J_DATABASE,
-        graceMs: config.GRAPH_RETIRE_GRACE_MS, staleMs: config.GRAPH_ACK_WAIT_MS, batchSize: config.GRAPH_BATCH_SIZE, log,
+        database: opts.database,
+        neo4j: driver,
+        queue,
+        neo4jUrl: url,
+        neo4jDatabase: config.NEO4J_DATABASE,
+        graceMs: config.GRAPH_RETIRE_GRACE_MS,
+        staleMs: config.GRAPH_ACK_WAIT_MS,
+        batchSize: config.GRAPH_BATCH_SIZE,
+        log,
       });
       await worker.start();
     }
@@ -76,11 +94,17 @@ export async function createGraphRuntime(opts: {
     await local?.stop();
     throw err;
   }
-  log(`graph on ${url}, jobs on ${queue.kind === "nats" ? `NATS stream ${config.GRAPH_STREAM}` : "the in-process queue"}`);
+  log(
+    `graph on ${url}, jobs on ${queue.kind === "nats" ? `NATS stream ${config.GRAPH_STREAM}` : "the in-process queue"}`,
+  );
   return {
     graph: {
-      driver, queue, database: config.NEO4J_DATABASE,
-      rebuildWaitMs: config.GRAPH_REBUILD_WAIT_MS, queryTimeoutMs: config.EXPLORE_TIMEOUT_MS, rowCap: config.EXPLORE_ROW_CAP,
+      driver,
+      queue,
+      database: config.NEO4J_DATABASE,
+      rebuildWaitMs: config.GRAPH_REBUILD_WAIT_MS,
+      queryTimeoutMs: config.EXPLORE_TIMEOUT_MS,
+      rowCap: config.EXPLORE_ROW_CAP,
     },
     async close() {
       await worker?.stop();

@@ -1,7 +1,7 @@
-import type { Driver } from "neo4j-driver";
 import type { Database } from "@ams/db";
 import { claimJob, finishJob, type GraphJobQueue, heartbeatJob, type JobDelivery, type JobOutcome } from "@ams/model";
 import { AppError } from "@ams/shared";
+import type { Driver } from "neo4j-driver";
 import { graphRows } from "./graph-rows.ts";
 import { readGraphSource } from "./read-source.ts";
 import { retireSlot, writeGraph } from "./write-graph.ts";
@@ -61,8 +61,14 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
         database: opts.neo4jDatabase,
         onProgress: beat,
       });
-      await finishJob(opts.database, jobId, { state: "succeeded", generation: result.generation, counts: result.counts });
-      log(`job ${jobId}: generation ${result.generation} in ${Date.now() - started} ms (${JSON.stringify(result.counts)})`);
+      await finishJob(opts.database, jobId, {
+        state: "succeeded",
+        generation: result.generation,
+        counts: result.counts,
+      });
+      log(
+        `job ${jobId}: generation ${result.generation} in ${Date.now() - started} ms (${JSON.stringify(result.counts)})`,
+      );
       if (result.previousSlot) scheduleRetirement(workspaceId, result.previousSlot);
       return { kind: "ack" };
     } catch (err) {
@@ -84,7 +90,9 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
   function scheduleRetirement(workspaceId: string, slot: "A" | "B") {
     const timer = setTimeout(() => {
       retirements.delete(timer);
-      retireSlot(opts.neo4j, workspaceId, slot, opts.neo4jDatabase).catch((e) => log(`retiring slot ${slot} of ${workspaceId}: ${e.message}`));
+      retireSlot(opts.neo4j, workspaceId, slot, opts.neo4jDatabase).catch((e) =>
+        log(`retiring slot ${slot} of ${workspaceId}: ${e.message}`),
+      );
     }, graceMs);
     timer.unref();
     retirements.add(timer);
@@ -107,5 +115,9 @@ export type GraphWorker = ReturnType<typeof createGraphWorker>;
 
 function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: string }).code ?? "";
-  return code === "ServiceUnavailable" || code === "SessionExpired" || /ECONNREFUSED|Could not perform discovery|connect ECONN/.test(String((err as Error)?.message));
+  return (
+    code === "ServiceUnavailable" ||
+    code === "SessionExpired" ||
+    /ECONNREFUSED|Could not perform discovery|connect ECONN/.test(String((err as Error)?.message))
+  );
 }

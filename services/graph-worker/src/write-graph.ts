@@ -1,7 +1,7 @@
-import neo4j, { type Driver } from "neo4j-driver";
-import { type GraphCounts } from "@ams/db";
+import type { GraphCounts } from "@ams/db";
 import { otherSlot, quoteName, readGraphMeta, type Slot, scopeLabel } from "@ams/model";
 import { AppError } from "@ams/shared";
+import neo4j, { type Driver } from "neo4j-driver";
 import type { EdgeRow, GraphRows, NodeRow } from "./graph-rows.ts";
 
 export type WriteOptions = {
@@ -14,7 +14,13 @@ export type WriteOptions = {
   onProgress?: () => void | Promise<void>;
 };
 
-export type WriteResult = { generation: number; slot: Slot; previousSlot: Slot | null; counts: GraphCounts; skipped: number };
+export type WriteResult = {
+  generation: number;
+  slot: Slot;
+  previousSlot: Slot | null;
+  counts: GraphCounts;
+  skipped: number;
+};
 
 /**
  * Writes a complete new generation of the workspace's graph into the slot not in use, then switches the
@@ -22,7 +28,12 @@ export type WriteResult = { generation: number; slot: Slot; previousSlot: Slot |
  * The slot written is emptied first: it holds the generation before the current one, or a half-written one of a
  * crashed job. Nothing a reader can see changes before the switch.
  */
-export async function writeGraph(driver: Driver, workspaceId: string, rows: GraphRows, opts: WriteOptions = {}): Promise<WriteResult> {
+export async function writeGraph(
+  driver: Driver,
+  workspaceId: string,
+  rows: GraphRows,
+  opts: WriteOptions = {},
+): Promise<WriteResult> {
   const batchSize = opts.batchSize ?? 20_000;
   const graceMs = opts.graceMs ?? 11_000;
   // Fails fast when Neo4j is down (the managed transactions below would retry for half a minute).
@@ -40,7 +51,8 @@ export async function writeGraph(driver: Driver, workspaceId: string, rows: Grap
 
     // One query text for every workspace and type (labels and types are dynamic), so Neo4j plans it once.
     const nodes: { id: string; labels: string[]; props: NodeRow["props"] }[] = [];
-    for (const [type, list] of rows.elements) for (const r of list) nodes.push({ id: r.id, labels: ["Element", type, label], props: r.props });
+    for (const [type, list] of rows.elements)
+      for (const r of list) nodes.push({ id: r.id, labels: ["Element", type, label], props: r.props });
     for (const r of rows.reified) nodes.push({ id: r.id, labels: ["Relationship", label], props: r.props });
     for (const r of rows.views) nodes.push({ id: r.id, labels: ["View", label], props: r.props });
     // New nodes take no locks that other new nodes need: two writers use both cores of a small server.
@@ -111,7 +123,8 @@ export async function writeGraph(driver: Driver, workspaceId: string, rows: Grap
   }
 }
 
-const CREATE_NODES = "UNWIND $rows AS row CREATE (n:$(row.labels)) SET n = row.props RETURN row.id AS id, elementId(n) AS eid";
+const CREATE_NODES =
+  "UNWIND $rows AS row CREATE (n:$(row.labels)) SET n = row.props RETURN row.id AS id, elementId(n) AS eid";
 const CREATE_EDGES =
   "UNWIND $rows AS row MATCH (a) WHERE elementId(a) = row.s MATCH (b) WHERE elementId(b) = row.t CREATE (a)-[r:$(row.type)]->(b) SET r = row.props";
 
@@ -144,9 +157,12 @@ export async function clearLabel(
   try {
     for (;;) {
       const deleted = await session.executeWrite(async (tx) => {
-        const res = await tx.run(`MATCH (n:${quoteName(label)}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS c`, {
-          batch: neo4j.int(opts.batchSize ?? 5000),
-        });
+        const res = await tx.run(
+          `MATCH (n:${quoteName(label)}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS c`,
+          {
+            batch: neo4j.int(opts.batchSize ?? 5000),
+          },
+        );
         return Number(res.records[0]?.get("c") ?? 0);
       });
       total += deleted;

@@ -19,19 +19,33 @@ afterAll(async () => {
   await n4j?.stop();
 });
 
-const count = async (label: string) => Number((await n4j.driver.executeQuery(`MATCH (n:${label}) RETURN count(n) AS c`)).records[0]!.get("c"));
+const count = async (label: string) =>
+  Number((await n4j.driver.executeQuery(`MATCH (n:${label}) RETURN count(n) AS c`)).records[0]!.get("c"));
 
 test("a worker killed mid-job: JetStream redelivers the job and a fresh worker completes it", async () => {
   const { orgId, workspaceId } = await seedWorkspace(db, generateModel({ elements: 40_000, seed: 11 }));
   const config = { url: NATS_URL, stream: `CRASH_${Date.now()}`, subject: `test.crash.${Date.now()}`, ackWaitMs: 2000 };
   const queue = await createNatsQueue(config);
   const ctx = contextFor(db, orgId, workspaceId);
-  const queued = await requestRebuild({ ctx, input: undefined, graph: { driver: n4j.driver, queue, rebuildWaitMs: 0 } });
+  const queued = await requestRebuild({
+    ctx,
+    input: undefined,
+    graph: { driver: n4j.driver, queue, rebuildWaitMs: 0 },
+  });
   expect(queued.status).toBe(202);
 
   const child = spawn(process.execPath, [new URL("./support/worker-child.ts", import.meta.url).pathname], {
-    env: { ...process.env, DATABASE_URL: db.url, NEO4J_URL: n4j.url, NEO4J_USER: n4j.user, NEO4J_PASSWORD: n4j.password, NATS_URL,
-      GRAPH_STREAM: config.stream, GRAPH_SUBJECT: config.subject, GRAPH_ACK_WAIT_MS: String(config.ackWaitMs) },
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      NEO4J_URL: n4j.url,
+      NEO4J_USER: n4j.user,
+      NEO4J_PASSWORD: n4j.password,
+      NATS_URL,
+      GRAPH_STREAM: config.stream,
+      GRAPH_SUBJECT: config.subject,
+      GRAPH_ACK_WAIT_MS: String(config.ackWaitMs),
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise((r) => child.once("exit", r));

@@ -1,8 +1,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import neo4j from "neo4j-driver";
 import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
-import { generateModel, type GraphDeps, parseReadQuery, readGraphMeta, requestRebuild, runScopedQuery, scopeLabel } from "@ams/model";
+import {
+  type GraphDeps,
+  generateModel,
+  parseReadQuery,
+  readGraphMeta,
+  requestRebuild,
+  runScopedQuery,
+  scopeLabel,
+} from "@ams/model";
+import neo4j from "neo4j-driver";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createMemoryQueue } from "../src/queue-memory.ts";
 import { createNatsQueue } from "../src/queue-nats.ts";
@@ -12,7 +20,9 @@ import { contextFor, seedWorkspace } from "./support/seed.ts";
 
 const archimate = fileURLToPath(new URL("../../../../shared/archimate/models/", import.meta.url));
 const samples = ["archi-tests", "opengroup-examples", "tool-exports"].flatMap((dir) =>
-  readdirSync(`${archimate}${dir}`).filter((f) => f.endsWith(".xml")).map((f) => `${dir}/${f}`),
+  readdirSync(`${archimate}${dir}`)
+    .filter((f) => f.endsWith(".xml"))
+    .map((f) => `${dir}/${f}`),
 );
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const unique = () => Math.random().toString(36).slice(2, 10);
@@ -38,7 +48,15 @@ function inProcess(extra: Partial<Parameters<typeof createGraphWorker>[0]> = {})
   const queue = createMemoryQueue();
   const worker = createGraphWorker({ database: db, neo4j: n4j.driver, queue, graceMs: 700, ...extra });
   const graph: GraphDeps = { driver: n4j.driver, queue, rebuildWaitMs: 60_000 };
-  return { queue, worker, graph, close: async () => { await worker.stop(); await queue.close(); } };
+  return {
+    queue,
+    worker,
+    graph,
+    close: async () => {
+      await worker.stop();
+      await queue.close();
+    },
+  };
 }
 
 describe("rebuild of the sample models", () => {
@@ -47,13 +65,23 @@ describe("rebuild of the sample models", () => {
     const rt = inProcess();
     await rt.worker.start();
     try {
-      const answer = await requestRebuild({ ctx: contextFor(db, orgId, workspaceId, "editor"), input: undefined, graph: rt.graph });
+      const answer = await requestRebuild({
+        ctx: contextFor(db, orgId, workspaceId, "editor"),
+        input: undefined,
+        graph: rt.graph,
+      });
       expect(answer.status).toBe(200);
       expect(answer.job).toMatchObject({ state: "succeeded", attempts: 1, generation: 1 });
-      expect(answer.job.counts).toMatchObject({ elements: doc.elements.length, relationships: doc.relationships.length, views: doc.views.length });
+      expect(answer.job.counts).toMatchObject({
+        elements: doc.elements.length,
+        relationships: doc.relationships.length,
+        views: doc.views.length,
+      });
       const label = scopeLabel(workspaceId, "A");
       expect(await count(`MATCH (n:Element:${label}) RETURN count(n)`)).toBe(doc.elements.length);
-      expect(await count(`MATCH (:${label})-[r]->(:${label}) WHERE r.id IS NOT NULL RETURN count(r)`)).toBe(doc.relationships.length);
+      expect(await count(`MATCH (:${label})-[r]->(:${label}) WHERE r.id IS NOT NULL RETURN count(r)`)).toBe(
+        doc.relationships.length,
+      );
       // Every element's layer and type are there, and views contain the elements they show.
       expect(await count(`MATCH (n:Element:${label}) WHERE n.layer IS NULL OR n.type IS NULL RETURN count(n)`)).toBe(0);
       const shown = new Set(doc.nodes.filter((n) => n.elementId).map((n) => `${n.viewId}/${n.elementId}`)).size;
@@ -73,7 +101,11 @@ describe("graph shape", () => {
     await rt.worker.start();
     try {
       for (const w of [a, b]) {
-        const answer = await requestRebuild({ ctx: contextFor(db, w.orgId, w.workspaceId), input: undefined, graph: rt.graph });
+        const answer = await requestRebuild({
+          ctx: contextFor(db, w.orgId, w.workspaceId),
+          input: undefined,
+          graph: rt.graph,
+        });
         expect(answer.status).toBe(200);
       }
       const la = scopeLabel(a.workspaceId, "A");
@@ -84,11 +116,16 @@ describe("graph shape", () => {
       const ids = await run("MATCH (n:Element) RETURN n.id AS id ORDER BY id");
       expect(ids.rows.map((r) => r[0])).toEqual(a.doc.elements.map((e) => e.id).sort());
       const junctions = a.doc.elements.filter((e) => e.type.endsWith("Junction"));
-      if (junctions.length) expect((await run("MATCH (j:Element) WHERE j.type ENDS WITH 'Junction' RETURN count(j)")).rows[0]![0]).toBe(junctions.length);
+      if (junctions.length)
+        expect((await run("MATCH (j:Element) WHERE j.type ENDS WITH 'Junction' RETURN count(j)")).rows[0]![0]).toBe(
+          junctions.length,
+        );
       const relIds = new Set(a.doc.relationships.map((r) => r.id));
       const onRels = a.doc.relationships.filter((r) => relIds.has(r.sourceId) || relIds.has(r.targetId));
       const reified = await run("MATCH (r:Relationship)-[:SOURCE]->(s), (r)-[:TARGET]->(t) RETURN r.id, s.id, t.id");
-      expect(reified.rows.length).toBe(new Set(onRels.flatMap((r) => [r.sourceId, r.targetId].filter((id) => relIds.has(id)))).size);
+      expect(reified.rows.length).toBe(
+        new Set(onRels.flatMap((r) => [r.sourceId, r.targetId].filter((id) => relIds.has(id)))).size,
+      );
       const withProps = a.doc.properties.filter((p) => p.ownerKind === "element");
       if (withProps.length) {
         const def = a.doc.propertyDefinitions.find((d) => d.id === withProps[0]!.definitionId)!;
@@ -116,7 +153,12 @@ describe("atomic switch and failures", () => {
       let done = false;
       void rebuilding.finally(() => (done = true));
       while (!done) {
-        const res = await runScopedQuery(rt.graph, workspaceId, parseReadQuery("MATCH (n:Element) RETURN count(n) AS c"), {});
+        const res = await runScopedQuery(
+          rt.graph,
+          workspaceId,
+          parseReadQuery("MATCH (n:Element) RETURN count(n) AS c"),
+          {},
+        );
         seen.add(res.rows[0]![0] as number);
       }
       expect((await rebuilding).job).toMatchObject({ state: "succeeded", generation: 2 });
@@ -142,7 +184,9 @@ describe("atomic switch and failures", () => {
     const worker = createGraphWorker({ database: db, neo4j: dead, queue, neo4jUrl: "bolt://127.0.0.1:1" });
     await worker.start();
     try {
-      await expect(requestRebuild({ ctx, input: undefined, graph: { driver: dead, queue, rebuildWaitMs: 30_000 } })).rejects.toMatchObject({
+      await expect(
+        requestRebuild({ ctx, input: undefined, graph: { driver: dead, queue, rebuildWaitMs: 30_000 } }),
+      ).rejects.toMatchObject({
         code: "UNAVAILABLE",
         message: expect.stringMatching(/Neo4j is unreachable at bolt:\/\/127\.0\.0\.1:1.*previous graph is unchanged/),
       });
@@ -168,7 +212,11 @@ describe("NATS JetStream", () => {
     await worker.start();
     try {
       const started = performance.now();
-      const answer = await requestRebuild({ ctx: contextFor(db, orgId, workspaceId), input: undefined, graph: { driver: n4j.driver, queue, rebuildWaitMs: 120_000 } });
+      const answer = await requestRebuild({
+        ctx: contextFor(db, orgId, workspaceId),
+        input: undefined,
+        graph: { driver: n4j.driver, queue, rebuildWaitMs: 120_000 },
+      });
       const seconds = (performance.now() - started) / 1000;
       console.info(`100k elements + ${doc.relationships.length} relationships rebuilt in ${seconds.toFixed(1)} s`);
       expect(answer.status).toBe(200);
@@ -182,9 +230,17 @@ describe("NATS JetStream", () => {
 
   test("a request that outlasts the wait gets 202 and the job id; the status route then shows it done", async () => {
     const { orgId, workspaceId } = await seedWorkspace(db, generateModel({ elements: 5000, seed: 9 }));
-    const queue = await createNatsQueue({ url: NATS_URL, stream: `TEST_${unique()}`, subject: `test.graph.${unique()}` });
+    const queue = await createNatsQueue({
+      url: NATS_URL,
+      stream: `TEST_${unique()}`,
+      subject: `test.graph.${unique()}`,
+    });
     const ctx = contextFor(db, orgId, workspaceId, "editor");
-    const answer = await requestRebuild({ ctx, input: undefined, graph: { driver: n4j.driver, queue, rebuildWaitMs: 200 } });
+    const answer = await requestRebuild({
+      ctx,
+      input: undefined,
+      graph: { driver: n4j.driver, queue, rebuildWaitMs: 200 },
+    });
     expect(answer.status).toBe(202);
     expect(answer.job).toMatchObject({ state: "queued", status_url: `/api/export/neo4j/jobs/${answer.job.id}` });
     const worker = createGraphWorker({ database: db, neo4j: n4j.driver, queue, graceMs: 100 });

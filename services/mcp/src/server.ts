@@ -66,16 +66,7 @@ export function createMcpServer(call: ToolCall, log: Logger): McpServer {
       title: "Create a view for a viewpoint",
       description:
         "Step-by-step creation of a view for one ArchiMate viewpoint, with the element types that viewpoint allows.",
-      argsSchema: {
-        viewpoint: completable(
-          z
-            .string()
-            .min(1)
-            .max(200)
-            .describe("Viewpoint name, e.g. 'Application Cooperation' (list_viewpoints names them all)"),
-          completeViewpoint,
-        ),
-      },
+      argsSchema: VIEWPOINT_ARGS,
     },
     ({ viewpoint }) => ({
       messages: [{ role: "user", content: { type: "text", text: viewpointViewPrompt(viewpoint) } }],

@@ -1,8 +1,8 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import type { Database } from "@ams/db";
 import type { GraphDeps } from "@ams/model";
 import { AppError, type ServiceTokens } from "@ams/shared";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
 import { problemFromZod, problemResponse } from "./middleware/problems.ts";
 import { type TenantEnv, verifyServiceToken } from "./middleware/service-auth.ts";
 import { registerDashboardRoutes } from "./routes/dashboards.ts";
@@ -78,7 +78,10 @@ export function createTenantApp(deps: TenantDeps) {
   registerGraphRoutes(app, deps.graph);
   registerExploreRoutes(app, deps.graph);
   registerDashboardRoutes(app, deps);
-  app.doc31("/api/openapi.json", { openapi: "3.1.0", info: { title: "ArchiMate modeling service: model API", version: "1.0.0" } });
+  app.doc31("/api/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "ArchiMate modeling service: model API", version: "1.0.0" },
+  });
   return app;
 }
 

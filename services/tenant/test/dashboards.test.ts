@@ -42,12 +42,19 @@ describe("provisioned dashboards on archisurance", () => {
   test("are listed for every organization, with isProvisioned", async () => {
     const list = await org.viewer.get("/api/dashboards");
     expect(list.status).toBe(200);
-    expect(list.body.filter((d: any) => d.isProvisioned).map((d: any) => d.dashboardId).sort()).toEqual(PROVISIONED);
+    expect(
+      list.body
+        .filter((d: any) => d.isProvisioned)
+        .map((d: any) => d.dashboardId)
+        .sort(),
+    ).toEqual(PROVISIONED);
   });
 
   test("every panel of every provisioned dashboard executes", async () => {
     const element = await org.viewer.get("/api/elements?type=ApplicationComponent");
-    const params: Record<string, string> = { "element-neighbourhood": `?element=${encodeURIComponent(element.body[0].id)}` };
+    const params: Record<string, string> = {
+      "element-neighbourhood": `?element=${encodeURIComponent(element.body[0].id)}`,
+    };
     for (const id of PROVISIONED) {
       const dashboard = await org.viewer.get(`/api/dashboards/${id}`);
       expect(dashboard.status).toBe(200);
@@ -56,13 +63,16 @@ describe("provisioned dashboards on archisurance", () => {
         expect(res.status, `${id}/${panel.panelInstanceId}: ${res.text}`).toBe(200);
         expect(res.body.visualization).toBe(panel.visualization);
         // Every archisurance element is on some view, so only that panel may come back empty.
-        if (panel.panelInstanceId !== "not-in-views") expect(res.body.result.rows.length, `${id}/${panel.panelInstanceId} returned no rows`).toBeGreaterThan(0);
+        if (panel.panelInstanceId !== "not-in-views")
+          expect(res.body.result.rows.length, `${id}/${panel.panelInstanceId} returned no rows`).toBeGreaterThan(0);
         if (panel.visualization === "core/graph") expect(res.body.result.relationships.length).toBeGreaterThan(0);
         if (panel.visualization === "core/metric") expect(res.body.value).toBeGreaterThan(0);
       }
     }
     const byLayer = await org.viewer.get("/api/dashboards/model-statistics/panels/by-layer");
-    expect(byLayer.body.result.rows.map((r: any[]) => r[0])).toEqual(expect.arrayContaining(["Business", "Application", "Technology"]));
+    expect(byLayer.body.result.rows.map((r: any[]) => r[0])).toEqual(
+      expect.arrayContaining(["Business", "Application", "Technology"]),
+    );
     const appTypes = await org.viewer.get("/api/dashboards/model-statistics/panels/types-in-layer?layer=Application");
     expect(appTypes.body.parameters).toEqual({ layer: "Application" });
     expect(appTypes.body.result.rows.map((r: any[]) => r[0])).toContain("ApplicationComponent");
@@ -75,7 +85,9 @@ describe("provisioned dashboards on archisurance", () => {
     expect(missing.body.errors).toEqual([{ path: "element", message: "is required" }]);
     expect((await org.viewer.get(`${panel}?element=nope`)).body.detail).toMatch(/no element 'nope'/);
     expect((await org.viewer.get(`${panel}?element=x&depth=3`)).body.errors[0].path).toBe("depth");
-    expect((await org.viewer.get("/api/dashboards/model-statistics/panels/types-in-layer?layer=Nope")).status).toBe(422);
+    expect((await org.viewer.get("/api/dashboards/model-statistics/panels/types-in-layer?layer=Nope")).status).toBe(
+      422,
+    );
     expect((await org.viewer.get("/api/dashboards/model-statistics/panels/nope")).status).toBe(404);
   });
 
@@ -94,7 +106,10 @@ describe("dashboards of an organization", () => {
     const updated = await org.owner.put(`/api/dashboards/${id}`, definition("Landscape v2"));
     expect(updated.body).toMatchObject({ revision: 2, title: "Landscape v2" });
     expect((await org.viewer.get(`/api/dashboards/${id}`)).body).toMatchObject({ revision: 2, title: "Landscape v2" });
-    expect((await org.viewer.get(`/api/dashboards/${id}?revision=1`)).body).toMatchObject({ revision: 1, title: "Landscape v1" });
+    expect((await org.viewer.get(`/api/dashboards/${id}?revision=1`)).body).toMatchObject({
+      revision: 1,
+      title: "Landscape v1",
+    });
     expect((await org.viewer.get(`/api/dashboards/${id}?revision=3`)).status).toBe(404);
     const run = await org.viewer.get(`/api/dashboards/${id}/panels/components?prefix=Home`);
     expect(run.status).toBe(200);
@@ -105,10 +120,15 @@ describe("dashboards of an organization", () => {
     const { body } = await org.editor.post("/api/dashboards", definition("Short-lived"));
     expect((await org.editor.delete(`/api/dashboards/${body.dashboardId}`)).status).toBe(204);
     expect((await org.viewer.get(`/api/dashboards/${body.dashboardId}`)).status).toBe(404);
-    expect((await org.viewer.get("/api/dashboards")).body.map((d: any) => d.dashboardId)).not.toContain(body.dashboardId);
+    expect((await org.viewer.get("/api/dashboards")).body.map((d: any) => d.dashboardId)).not.toContain(
+      body.dashboardId,
+    );
     const admin = await org.editor.get("/api/dashboards/admin");
     expect(admin.status).toBe(200);
-    expect(admin.body.find((d: any) => d.dashboardId === body.dashboardId)).toMatchObject({ deleted: true, isProvisioned: false });
+    expect(admin.body.find((d: any) => d.dashboardId === body.dashboardId)).toMatchObject({
+      deleted: true,
+      isProvisioned: false,
+    });
     expect(admin.body.filter((d: any) => d.isProvisioned)).toHaveLength(3);
   });
 
@@ -121,7 +141,9 @@ describe("dashboards of an organization", () => {
     const other = await h.organization();
     expect((await other.owner.get(`/api/dashboards/${body.dashboardId}`)).status).toBe(404);
     expect((await other.owner.put(`/api/dashboards/${body.dashboardId}`, definition("Taken"))).status).toBe(404);
-    expect((await other.owner.get("/api/dashboards")).body.map((d: any) => d.dashboardId)).not.toContain(body.dashboardId);
+    expect((await other.owner.get("/api/dashboards")).body.map((d: any) => d.dashboardId)).not.toContain(
+      body.dashboardId,
+    );
   });
 
   test("definitions are validated: schema, grid, bindings, duplicate ids and the Cypher itself", async () => {
@@ -132,7 +154,10 @@ describe("dashboards of an organization", () => {
     expect(res.status).toBe(422);
     const paths = res.body.errors.map((e: any) => e.path);
     expect(paths).toEqual(expect.arrayContaining(["panels.1.panelInstanceId", "panels.1.layout", "panels.1.query"]));
-    const shape = await org.editor.post("/api/dashboards", { title: "x", panels: [{ panelInstanceId: "p", visualization: "core/pie" }] });
+    const shape = await org.editor.post("/api/dashboards", {
+      title: "x",
+      panels: [{ panelInstanceId: "p", visualization: "core/pie" }],
+    });
     expect(shape.status).toBe(422);
     const unbound = definition("Unbound") as any;
     unbound.panels[0].bindings = { prefix: "missing" };
@@ -142,7 +167,11 @@ describe("dashboards of an organization", () => {
   test("the JSON schema and the visualization catalogue are published", async () => {
     const schema = await org.viewer.get("/api/dashboards/schema");
     expect(schema.status).toBe(200);
-    expect(schema.body.properties.panels.items.properties.visualization.enum).toEqual(["core/graph", "core/table", "core/metric"]);
+    expect(schema.body.properties.panels.items.properties.visualization.enum).toEqual([
+      "core/graph",
+      "core/table",
+      "core/metric",
+    ]);
     expect(schema.body.required).toContain("title");
     const vis = await org.viewer.get("/api/panel-visualizations");
     expect(vis.body.map((v: any) => v.id)).toEqual(["core/graph", "core/table", "core/metric"]);

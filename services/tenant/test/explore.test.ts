@@ -15,14 +15,17 @@ let a2: string;
 let secretIds: { id: string; elementId: string; nodeId: number };
 let totals: { nodes: number; elements: number };
 
-const nodeCount = async (label: string) => Number((await n4j.driver.executeQuery(`MATCH (n:${label}) RETURN count(n) AS c`)).records[0]!.get("c"));
+const nodeCount = async (label: string) =>
+  Number((await n4j.driver.executeQuery(`MATCH (n:${label}) RETURN count(n) AS c`)).records[0]!.get("c"));
 
 beforeAll(async () => {
   n4j = await startTestNeo4j();
   h = await graphTenant(n4j);
   // Organization A: archisurance plus a marked element in its active workspace, a secret in its second workspace.
   a = await h.organization(archisurance);
-  expect((await a.owner.post("/api/elements", { name: "ALPHA-VISIBLE", type: "ApplicationComponent" })).status).toBe(201);
+  expect((await a.owner.post("/api/elements", { name: "ALPHA-VISIBLE", type: "ApplicationComponent" })).status).toBe(
+    201,
+  );
   const second = await a.owner.post("/api/workspaces", { name: "Second" });
   a2 = second.body.id;
   const inA2 = a.as("owner", a2);
@@ -36,7 +39,10 @@ beforeAll(async () => {
     { id: secret.body.id },
   );
   secretIds = { id: secret.body.id, elementId: records[0]!.get("e"), nodeId: Number(records[0]!.get("i")) };
-  totals = { nodes: await nodeCount(scopeLabel(a.workspaceId, "A")), elements: await nodeCount(`Element:${scopeLabel(a.workspaceId, "A")}`) };
+  totals = {
+    nodes: await nodeCount(scopeLabel(a.workspaceId, "A")),
+    elements: await nodeCount(`Element:${scopeLabel(a.workspaceId, "A")}`),
+  };
 }, 400_000);
 
 afterAll(async () => {
@@ -44,11 +50,14 @@ afterAll(async () => {
   await n4j?.stop();
 });
 
-const explore = (query: string, parameters?: Record<string, unknown>) => a.viewer.post("/api/explore", { query, parameters });
+const explore = (query: string, parameters?: Record<string, unknown>) =>
+  a.viewer.post("/api/explore", { query, parameters });
 
 describe("explore answers questions about the active workspace", () => {
   test("columns, rows, nodes and relationships", async () => {
-    const res = await explore("MATCH (c:ApplicationComponent {name: 'ALPHA-VISIBLE'}) RETURN c, c.name, labels(c) AS labels");
+    const res = await explore(
+      "MATCH (c:ApplicationComponent {name: 'ALPHA-VISIBLE'}) RETURN c, c.name, labels(c) AS labels",
+    );
     expect(res.status).toBe(200);
     expect(res.body.columns).toEqual(["c", "c.name", "labels"]);
     expect(res.body.rows[0][1]).toBe("ALPHA-VISIBLE");
@@ -69,7 +78,9 @@ describe("explore answers questions about the active workspace", () => {
       const o = await quick.organization();
       await o.owner.post("/api/elements", { name: "Slow goal", type: "Goal" });
       expect((await o.owner.post("/api/export/neo4j")).status).toBe(200);
-      const slow = await o.viewer.post("/api/explore", { query: "UNWIND range(1, 100000000) AS i WITH i WHERE i % 7 = 1 RETURN count(*) AS c" });
+      const slow = await o.viewer.post("/api/explore", {
+        query: "UNWIND range(1, 100000000) AS i WITH i WHERE i % 7 = 1 RETURN count(*) AS c",
+      });
       expect(slow.status).toBe(422);
       expect(slow.body.detail).toMatch(/time limit of 300 ms/);
     } finally {
@@ -179,12 +190,16 @@ describe("adversarial queries cannot read another workspace or organization, nor
   });
 
   test.each(SCOPED)("confined: %s", async (query, params) => {
-    const res = await explore(query.replace("W_B_SCOPE", scopeLabel(b.workspaceId, "A")), params ?? { id: secretIds.id, eid: secretIds.elementId, nid: secretIds.nodeId });
+    const res = await explore(
+      query.replace("W_B_SCOPE", scopeLabel(b.workspaceId, "A")),
+      params ?? { id: secretIds.id, eid: secretIds.elementId, nid: secretIds.nodeId },
+    );
     expect([200, 422]).toContain(res.status);
     expect(res.text).not.toMatch(/SECRET-|workspace_id/);
     if (res.status !== 200) return;
     expect(res.body.nodes.length).toBeLessThanOrEqual(totals.nodes);
-    for (const row of res.body.rows) for (const cell of row) if (typeof cell === "number") expect(cell).toBeLessThanOrEqual(totals.nodes * 10);
+    for (const row of res.body.rows)
+      for (const cell of row) if (typeof cell === "number") expect(cell).toBeLessThanOrEqual(totals.nodes * 10);
   });
 
   test("counts are this workspace's own, and nothing was written anywhere", async () => {
@@ -192,13 +207,20 @@ describe("adversarial queries cannot read another workspace or organization, nor
     expect(res.body.rows[0][0]).toBe(totals.elements);
     expect(await nodeCount(scopeLabel(a.workspaceId, "A"))).toBe(totals.nodes);
     expect(await nodeCount(scopeLabel(b.workspaceId, "A"))).toBe(totals.nodes);
-    const written = await n4j.driver.executeQuery("MATCH (n) WHERE n.name = 'pwned' OR n:X OR n.p = 1 OR (n:Element AND n.id = 'x') RETURN count(n) AS c");
+    const written = await n4j.driver.executeQuery(
+      "MATCH (n) WHERE n.name = 'pwned' OR n:X OR n.p = 1 OR (n:Element AND n.id = 'x') RETURN count(n) AS c",
+    );
     expect(Number(written.records[0]!.get("c"))).toBe(0);
   });
 
   test("viewers may explore; a caller without a workspace gets 404", async () => {
     expect((await a.viewer.post("/api/explore", { query: "RETURN 1 AS one" })).status).toBe(200);
-    const none = await h.call({ userId: "u", role: "viewer", organizationId: a.orgId, workspaceId: null }, "POST", "/api/explore", { query: "RETURN 1" });
+    const none = await h.call(
+      { userId: "u", role: "viewer", organizationId: a.orgId, workspaceId: null },
+      "POST",
+      "/api/explore",
+      { query: "RETURN 1" },
+    );
     expect(none.status).toBe(404);
   });
 });

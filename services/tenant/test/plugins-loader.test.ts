@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, test } from "vitest";
 import {
   buildCatalog,
   defaultPluginsRoot,
@@ -11,8 +10,9 @@ import {
   resolveIconValue,
   toRenderIcon,
 } from "@ams/model";
-import { pluginIconResolver } from "../../../packages/model/src/render/plugin-icon.ts";
 import { sanitizeSvg } from "@ams/shared";
+import { afterAll, describe, expect, test } from "vitest";
+import { pluginIconResolver } from "../../../packages/model/src/render/plugin-icon.ts";
 
 const fixtures = fileURLToPath(new URL("./fixtures/plugins", import.meta.url));
 const repoPlugins = fileURLToPath(new URL("../../../plugins", import.meta.url));

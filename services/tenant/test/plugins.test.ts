@@ -1,11 +1,6 @@
 import { fileURLToPath } from "node:url";
+import { createPluginRegistry, loadPluginCatalog, loadPluginRegistry, type PluginRegistry } from "@ams/model";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  createPluginRegistry,
-  loadPluginCatalog,
-  loadPluginRegistry,
-  type PluginRegistry,
-} from "@ams/model";
 import { createTenantApp, SERVICE_TOKEN_HEADER } from "../src/index.ts";
 import { type OrgFixture, type TenantHarness, tenantHarness } from "./support/harness.ts";
 
@@ -13,7 +8,6 @@ const basicRoot = fileURLToPath(new URL("./fixtures/plugins/basic", import.meta.
 const GEAR_PATH = 'd="M12 2L22 12L12 22L2 12Z"';
 
 type TenantApp = ReturnType<typeof createTenantApp>;
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are whatever the route sent; the assertions check them
 type Json = any;
 type Who = { userId: string; platformAdmin: boolean; org?: OrgFixture; role?: "owner" | "editor" | "viewer" };
 

@@ -1,6 +1,6 @@
-import neo4j, { type ManagedTransaction, type Record as Neo4jRecord } from "neo4j-driver";
 import { AppError, invalid } from "@ams/shared";
-import { type Verb, requireCapability, requireWorkspace } from "../context.ts";
+import neo4j, { type ManagedTransaction, type Record as Neo4jRecord } from "neo4j-driver";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { Query } from "./cypher/ast.ts";
 import { parseReadQuery } from "./cypher/parse.ts";
 import { printScoped } from "./cypher/print.ts";
@@ -23,11 +23,20 @@ export async function explore({ ctx, input, graph }: Verb<ExploreInput> & { grap
  * label on every node pattern, its EXPLAIN plan is checked, and it runs in a READ transaction with a timeout,
  * streaming at most rowCap + 1 records.
  */
-export async function runScopedQuery(graph: GraphDeps, workspaceId: string, query: Query, parameters: Record<string, unknown>): Promise<QueryResult> {
+export async function runScopedQuery(
+  graph: GraphDeps,
+  workspaceId: string,
+  query: Query,
+  parameters: Record<string, unknown>,
+): Promise<QueryResult> {
   checkParameters(parameters);
   const rowCap = graph.rowCap ?? 1000;
   const timeout = graph.queryTimeoutMs ?? 10_000;
-  const session = graph.driver.session({ database: graph.database, defaultAccessMode: neo4j.session.READ, fetchSize: rowCap + 1 });
+  const session = graph.driver.session({
+    database: graph.database,
+    defaultAccessMode: neo4j.session.READ,
+    fetchSize: rowCap + 1,
+  });
   let scope = "";
   try {
     return await session.executeRead(
@@ -61,7 +70,12 @@ export async function runScopedQuery(graph: GraphDeps, workspaceId: string, quer
  * Resolves the workspace's current slot, prints the query scoped to it and checks its EXPLAIN plan: everything
  * explore does before running a query (the bench measures this as the explore overhead).
  */
-export async function prepareScoped(tx: ManagedTransaction, workspaceId: string, query: Query, parameters: Record<string, unknown>) {
+export async function prepareScoped(
+  tx: ManagedTransaction,
+  workspaceId: string,
+  query: Query,
+  parameters: Record<string, unknown>,
+) {
   const scope = scopeLabel(workspaceId, await currentSlot(tx, workspaceId));
   const text = printScoped(query, scope);
   const explained = await tx.run(`EXPLAIN ${text}`, parameters);
@@ -81,7 +95,11 @@ async function currentSlot(tx: ManagedTransaction, workspaceId: string): Promise
   const cached = slots.get(workspaceId);
   if (cached && Date.now() - cached.at < SLOT_TTL_MS) return cached.slot;
   const meta = await readGraphMeta(tx, workspaceId);
-  if (!meta) throw new AppError("CONFLICT", "The graph of this workspace has not been built yet: rebuild it with POST /api/export/neo4j");
+  if (!meta)
+    throw new AppError(
+      "CONFLICT",
+      "The graph of this workspace has not been built yet: rebuild it with POST /api/export/neo4j",
+    );
   if (slots.size > 10_000) slots.clear();
   slots.set(workspaceId, { slot: meta.slot, at: Date.now() });
   return meta.slot;
@@ -92,7 +110,8 @@ export function forgetSlot(workspaceId: string): void {
 }
 
 function checkParameters(parameters: Record<string, unknown>): void {
-  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) throw invalid("parameters", "must be an object");
+  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters))
+    throw invalid("parameters", "must be an object");
   const size = JSON.stringify(parameters).length;
   if (size > 256 * 1024) throw invalid("parameters", "must be at most 256 KiB of JSON");
 }
@@ -102,11 +121,20 @@ function mapNeo4jError(err: unknown, scope: string, timeout: number): unknown {
   const e = err as { code?: string; message?: string };
   const code = e.code ?? "";
   const message = scope ? String(e.message ?? "").replaceAll(scope, "<workspace>") : String(e.message ?? "");
-  if (/TransactionTimedOut|Transaction\.TransactionTimedOutClientConfiguration|TransactionTimedOut/i.test(code) || /timed out|terminated/i.test(message)) {
-    return new AppError("VALIDATION", `query: stopped after the time limit of ${timeout} ms`, { errors: [{ path: "query", message: `ran longer than ${timeout} ms` }] });
+  if (
+    /TransactionTimedOut|Transaction\.TransactionTimedOutClientConfiguration|TransactionTimedOut/i.test(code) ||
+    /timed out|terminated/i.test(message)
+  ) {
+    return new AppError("VALIDATION", `query: stopped after the time limit of ${timeout} ms`, {
+      errors: [{ path: "query", message: `ran longer than ${timeout} ms` }],
+    });
   }
-  if (code === "ServiceUnavailable" || code === "SessionExpired") return new AppError("UNAVAILABLE", "The graph database is unreachable; try again later");
-  if (code.startsWith("Neo.ClientError.Security")) return new AppError("VALIDATION", "query: not permitted on the graph (read-only)", { errors: [{ path: "query", message: "not permitted" }] });
+  if (code === "ServiceUnavailable" || code === "SessionExpired")
+    return new AppError("UNAVAILABLE", "The graph database is unreachable; try again later");
+  if (code.startsWith("Neo.ClientError.Security"))
+    return new AppError("VALIDATION", "query: not permitted on the graph (read-only)", {
+      errors: [{ path: "query", message: "not permitted" }],
+    });
   if (code.startsWith("Neo.ClientError")) {
     const first = message.split("\n")[0]!.slice(0, 500);
     return new AppError("VALIDATION", `query: ${first}`, { errors: [{ path: "query", message: first }] });

@@ -17,14 +17,23 @@ export type GraphJobRow = {
 
 const COLUMNS = sql`id, workspace_id, state, attempts, generation, counts, error, created_at, started_at, finished_at`;
 
-export async function insertJob(database: Database, workspaceId: string, requestedBy: string | null): Promise<GraphJobRow> {
+export async function insertJob(
+  database: Database,
+  workspaceId: string,
+  requestedBy: string | null,
+): Promise<GraphJobRow> {
   const [row] = await database.rows<GraphJobRow>(
     sql`insert into graph_jobs (workspace_id, requested_by) values (${workspaceId}, ${requestedBy}) returning ${COLUMNS}`,
   );
   return row!;
 }
 
-export async function getJob(database: Database, workspaceId: string, jobId: string, on?: DbOrTx): Promise<GraphJobRow | undefined> {
+export async function getJob(
+  database: Database,
+  workspaceId: string,
+  jobId: string,
+  on?: DbOrTx,
+): Promise<GraphJobRow | undefined> {
   const [row] = await database.rows<GraphJobRow>(
     sql`select ${COLUMNS} from graph_jobs where id = ${jobId} and workspace_id = ${workspaceId}`,
     on,
@@ -37,7 +46,11 @@ export async function getJob(database: Database, workspaceId: string, jobId: str
  * Refuses while another job of the same workspace is running with a fresh heartbeat, so two workers never write
  * the same workspace's graph at once. Returns the row, "busy", or "gone" (finished, deleted, unknown).
  */
-export async function claimJob(database: Database, jobId: string, staleMs: number): Promise<GraphJobRow | "busy" | "gone"> {
+export async function claimJob(
+  database: Database,
+  jobId: string,
+  staleMs: number,
+): Promise<GraphJobRow | "busy" | "gone"> {
   const rows = await database.rows<GraphJobRow>(
     sql`update graph_jobs j set state = 'running', attempts = attempts + 1, started_at = now(), heartbeat_at = now(), error = null
         where j.id = ${jobId}
@@ -61,7 +74,9 @@ export async function heartbeatJob(database: Database, jobId: string): Promise<v
 export async function finishJob(
   database: Database,
   jobId: string,
-  outcome: { state: "succeeded"; generation: number; counts: GraphCounts } | { state: "failed" | "queued"; error: string },
+  outcome:
+    | { state: "succeeded"; generation: number; counts: GraphCounts }
+    | { state: "failed" | "queued"; error: string },
 ): Promise<void> {
   if (outcome.state === "succeeded") {
     await database.rows(

@@ -1,5 +1,5 @@
-import type { ManagedTransaction, Session } from "neo4j-driver";
 import { AppError } from "@ams/shared";
+import type { ManagedTransaction, Session } from "neo4j-driver";
 
 /**
  * Every workspace owns two graph slots, A and B, each a label of its own (W_<workspace hex>_A / _B). A rebuild writes

@@ -1,11 +1,17 @@
 import { AppError } from "@ams/shared";
 
 /** Operators no explore plan may contain: writes, procedure calls, file loading. */
-const FORBIDDEN = /Create|Merge|Delete|SetLabels|SetProperty|SetProperties|SetNodeProperty|SetRelationshipProperty|RemoveLabels|Foreach|LoadCSV|ProcedureCall|TransactionApply|TransactionForeach|Load/;
+const FORBIDDEN =
+  /Create|Merge|Delete|SetLabels|SetProperty|SetProperties|SetNodeProperty|SetRelationshipProperty|RemoveLabels|Foreach|LoadCSV|ProcedureCall|TransactionApply|TransactionForeach|Load/;
 /** Operators that produce rows from the store rather than from their children. */
 const LEAF = /Scan|Seek/;
 
-export type PlanNode = { operatorType: string; arguments: Record<string, unknown>; identifiers: string[]; children: PlanNode[] };
+export type PlanNode = {
+  operatorType: string;
+  arguments: Record<string, unknown>;
+  identifiers: string[];
+  children: PlanNode[];
+};
 
 /**
  * Defense in depth behind the rewrite: walks the EXPLAIN plan and refuses it when any store access can yield
@@ -23,15 +29,23 @@ function visit(node: PlanNode, filters: string[], scope: string): void {
   if (FORBIDDEN.test(op)) reject(`the plan contains ${op}`);
   const below = op === "Filter" ? [...filters, details] : filters;
   if (LEAF.test(op)) checkLeaf(op, details, below, scope);
-  if (/CountFromCountStore/.test(op) && !details.includes(`:${scope}`)) reject(`the plan counts outside the workspace label (${op})`);
+  if (/CountFromCountStore/.test(op) && !details.includes(`:${scope}`))
+    reject(`the plan counts outside the workspace label (${op})`);
   for (const child of node.children) visit(child, below, scope);
 }
 
 function checkLeaf(op: string, details: string, filters: string[], scope: string): void {
   if (op === "AllNodesScan") reject("the plan scans all nodes");
   if (/AllRelationshipsScan/.test(op)) reject("the plan scans all relationships");
-  const scoped = (v: string) => filters.some((f) => new RegExp(`(^|[^\\w\`])${escape(v)}:${scope}\\b`).test(f) || f.includes(`${v}:${scope}`));
-  if (/^Node/.test(op) || /NodesByLabels?Scan/.test(op) || /^(Union|Intersection|Subtraction)NodeByLabelsScan$/.test(op)) {
+  const scoped = (v: string) =>
+    filters.some(
+      (f) => new RegExp(`(^|[^\\w\`])${escapeRegExp(v)}:${scope}\\b`).test(f) || f.includes(`${v}:${scope}`),
+    );
+  if (
+    /^Node/.test(op) ||
+    /NodesByLabels?Scan/.test(op) ||
+    /^(Union|Intersection|Subtraction)NodeByLabelsScan$/.test(op)
+  ) {
     const variable = nodeVariable(details);
     if (!variable) reject(`the plan has an unrecognized ${op}`);
     const labels = details.slice(variable.length).match(/^:([^ ]+)/)?.[1] ?? "";
@@ -59,7 +73,7 @@ function nodeVariable(details: string): string | undefined {
   return /^[\p{L}\p{N}_]+/u.exec(details)?.[0];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function reject(reason: string): never {
   throw new AppError("VALIDATION", `query: refused by the plan check: ${reason}`, {

@@ -1,5 +1,5 @@
 import { AppError, notFound } from "@ams/shared";
-import { type Verb, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { GraphDeps } from "./deps.ts";
 import { forgetSlot } from "./explore.ts";
 import { finishJob, getJob, insertJob, toJobView } from "./jobs.ts";
@@ -31,7 +31,10 @@ export async function requestRebuild({ ctx, graph }: Verb & { graph: GraphDeps }
       return { status: 200, job: toJobView(current) };
     }
     if (current.state === "failed") {
-      throw new AppError("UNAVAILABLE", `Graph rebuild failed (job ${current.id}): ${current.error ?? "unknown error"}`);
+      throw new AppError(
+        "UNAVAILABLE",
+        `Graph rebuild failed (job ${current.id}): ${current.error ?? "unknown error"}`,
+      );
     }
     const left = deadline - Date.now();
     if (left <= 0) return { status: 202, job: toJobView(current) };

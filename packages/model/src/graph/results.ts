@@ -1,7 +1,13 @@
-import neo4j, { type Node, type Path, type Record as Neo4jRecord, type Relationship } from "neo4j-driver";
+import neo4j, { type Record as Neo4jRecord, type Node, type Path, type Relationship } from "neo4j-driver";
 
 export type GraphNode = { id: string; labels: string[]; properties: Record<string, unknown> };
-export type GraphRelationship = { id: string; type: string; start: string; end: string; properties: Record<string, unknown> };
+export type GraphRelationship = {
+  id: string;
+  type: string;
+  start: string;
+  end: string;
+  properties: Record<string, unknown>;
+};
 
 export type QueryResult = {
   columns: string[];
@@ -24,14 +30,24 @@ export function toResult(keys: string[], records: Neo4jRecord[], truncated: bool
   const node = (n: Node): GraphNode => {
     const existing = nodes.get(n.elementId);
     if (existing) return existing;
-    const value = { id: n.elementId, labels: n.labels.filter((l) => !INTERNAL_LABEL.test(l)), properties: plain(n.properties) as Record<string, unknown> };
+    const value = {
+      id: n.elementId,
+      labels: n.labels.filter((l) => !INTERNAL_LABEL.test(l)),
+      properties: plain(n.properties) as Record<string, unknown>,
+    };
     nodes.set(n.elementId, value);
     return value;
   };
   const rel = (r: Relationship): GraphRelationship => {
     const existing = rels.get(r.elementId);
     if (existing) return existing;
-    const value = { id: r.elementId, type: r.type, start: r.startNodeElementId, end: r.endNodeElementId, properties: plain(r.properties) as Record<string, unknown> };
+    const value = {
+      id: r.elementId,
+      type: r.type,
+      start: r.startNodeElementId,
+      end: r.endNodeElementId,
+      properties: plain(r.properties) as Record<string, unknown>,
+    };
     rels.set(r.elementId, value);
     return value;
   };
@@ -45,9 +61,20 @@ export function toResult(keys: string[], records: Neo4jRecord[], truncated: bool
     if (v instanceof neo4j.types.Relationship) return rel(v);
     if (v instanceof neo4j.types.Path) {
       const p = v as Path;
-      return { nodes: [node(p.start), ...p.segments.map((s) => node(s.end))], relationships: p.segments.map((s) => rel(s.relationship)) };
+      return {
+        nodes: [node(p.start), ...p.segments.map((s) => node(s.end))],
+        relationships: p.segments.map((s) => rel(s.relationship)),
+      };
     }
-    if (neo4j.isDate(v) || neo4j.isDateTime(v) || neo4j.isLocalDateTime(v) || neo4j.isTime(v) || neo4j.isLocalTime(v) || neo4j.isDuration(v) || neo4j.isPoint(v)) {
+    if (
+      neo4j.isDate(v) ||
+      neo4j.isDateTime(v) ||
+      neo4j.isLocalDateTime(v) ||
+      neo4j.isTime(v) ||
+      neo4j.isLocalTime(v) ||
+      neo4j.isDuration(v) ||
+      neo4j.isPoint(v)
+    ) {
       return String(v);
     }
     const out: Record<string, unknown> = {};

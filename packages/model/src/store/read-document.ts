@@ -1,47 +1,48 @@
-import { sql } from "drizzle-orm";
 import type { Database, DbOrTx, ModelInfo } from "@ams/db";
+import { sql } from "drizzle-orm";
 import type { ModelDocument } from "../exchange/document.ts";
 
 /** The whole model of a workspace in file order, read with one statement per table and no per-row mapping. */
 export async function readModel(database: Database, ws: string, on?: DbOrTx): Promise<ModelDocument> {
   const q = <T>(query: ReturnType<typeof sql>) => database.rows<T>(query, on);
-  const [[info], propertyDefinitions, elements, relationships, views, nodes, connections, properties, folders] = await Promise.all([
-    q<{ model: ModelInfo; name: string }>(sql`select model, name from workspaces where id = ${ws}`),
-    q<ModelDocument["propertyDefinitions"][number]>(
-      sql`select id, ord, name, type, is_system as "isSystem", i18n from property_definitions where workspace_id = ${ws} order by ord`,
-    ),
-    q<ModelDocument["elements"][number]>(
-      sql`select id, ord, type, name, documentation, i18n from elements where workspace_id = ${ws} order by ord`,
-    ),
-    q<ModelDocument["relationships"][number]>(
-      sql`select id, ord, type, source_id as "sourceId", target_id as "targetId", name, documentation, is_directed as "isDirected",
+  const [[info], propertyDefinitions, elements, relationships, views, nodes, connections, properties, folders] =
+    await Promise.all([
+      q<{ model: ModelInfo; name: string }>(sql`select model, name from workspaces where id = ${ws}`),
+      q<ModelDocument["propertyDefinitions"][number]>(
+        sql`select id, ord, name, type, is_system as "isSystem", i18n from property_definitions where workspace_id = ${ws} order by ord`,
+      ),
+      q<ModelDocument["elements"][number]>(
+        sql`select id, ord, type, name, documentation, i18n from elements where workspace_id = ${ws} order by ord`,
+      ),
+      q<ModelDocument["relationships"][number]>(
+        sql`select id, ord, type, source_id as "sourceId", target_id as "targetId", name, documentation, is_directed as "isDirected",
             access_type as "accessType", influence_strength as "influenceStrength", i18n
           from relationships where workspace_id = ${ws} order by ord`,
-    ),
-    q<ModelDocument["views"][number]>(
-      sql`select id, ord, name, viewpoint, documentation, i18n from views where workspace_id = ${ws} order by ord`,
-    ),
-    q<ModelDocument["nodes"][number]>(
-      sql`select n.id, n.view_id as "viewId", n.parent_id as "parentId", n.ord, n.kind, n.element_id as "elementId",
+      ),
+      q<ModelDocument["views"][number]>(
+        sql`select id, ord, name, viewpoint, documentation, i18n from views where workspace_id = ${ws} order by ord`,
+      ),
+      q<ModelDocument["nodes"][number]>(
+        sql`select n.id, n.view_id as "viewId", n.parent_id as "parentId", n.ord, n.kind, n.element_id as "elementId",
             n.x, n.y, n.w, n.h, n.label, n.documentation, n.i18n, n.style
           from view_nodes n join views v on v.workspace_id = n.workspace_id and v.id = n.view_id
           where n.workspace_id = ${ws} order by v.ord, n.ord`,
-    ),
-    q<ModelDocument["connections"][number]>(
-      sql`select c.id, c.view_id as "viewId", c.ord, c.kind, c.relationship_id as "relationshipId", c.source_id as "sourceId",
+      ),
+      q<ModelDocument["connections"][number]>(
+        sql`select c.id, c.view_id as "viewId", c.ord, c.kind, c.relationship_id as "relationshipId", c.source_id as "sourceId",
             c.target_id as "targetId", c.bendpoints, c.label, c.documentation, c.i18n, c.style
           from connections c join views v on v.workspace_id = c.workspace_id and v.id = c.view_id
           where c.workspace_id = ${ws} order by v.ord, c.ord`,
-    ),
-    q<ModelDocument["properties"][number]>(
-      sql`select owner_kind as "ownerKind", owner_id as "ownerId", ord, definition_id as "definitionId", value, i18n
+      ),
+      q<ModelDocument["properties"][number]>(
+        sql`select owner_kind as "ownerKind", owner_id as "ownerId", ord, definition_id as "definitionId", value, i18n
           from property_values where workspace_id = ${ws} order by owner_kind, owner_id, ord`,
-    ),
-    q<ModelDocument["folders"][number]>(
-      sql`select id, parent_id as "parentId", ord, identifier, label, documentation, ref_id as "refId", i18n
+      ),
+      q<ModelDocument["folders"][number]>(
+        sql`select id, parent_id as "parentId", ord, identifier, label, documentation, ref_id as "refId", i18n
           from folders where workspace_id = ${ws} order by parent_id nulls first, ord`,
-    ),
-  ]);
+      ),
+    ]);
   const model: ModelInfo = { ...(info?.model ?? {}) };
   if (model.name === undefined && info) model.name = info.name;
   return { model, propertyDefinitions, elements, relationships, views, nodes, connections, properties, folders };

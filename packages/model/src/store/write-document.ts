@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import type { Database, DbOrTx } from "@ams/db";
+import { sql } from "drizzle-orm";
 import type { ModelDocument } from "../exchange/document.ts";
 import { ensureSystemDefinitions } from "../properties/definitions.ts";
 
@@ -14,42 +14,114 @@ type Table = {
 };
 
 const TABLES = {
-  propertyDefinitions: { name: "property_definitions", columns: { id: "id", ord: "ord", name: "name", type: "type", is_system: "isSystem", i18n: "i18n" } },
-  elements: { name: "elements", columns: { id: "id", ord: "ord", type: "type", name: "name", documentation: "documentation", i18n: "i18n" } },
+  propertyDefinitions: {
+    name: "property_definitions",
+    columns: { id: "id", ord: "ord", name: "name", type: "type", is_system: "isSystem", i18n: "i18n" },
+  },
+  elements: {
+    name: "elements",
+    columns: { id: "id", ord: "ord", type: "type", name: "name", documentation: "documentation", i18n: "i18n" },
+  },
   relationships: {
     name: "relationships",
     columns: {
-      id: "id", ord: "ord", type: "type", source_id: "sourceId", target_id: "targetId", name: "name", documentation: "documentation",
-      is_directed: "isDirected", access_type: "accessType", influence_strength: "influenceStrength", i18n: "i18n",
+      id: "id",
+      ord: "ord",
+      type: "type",
+      source_id: "sourceId",
+      target_id: "targetId",
+      name: "name",
+      documentation: "documentation",
+      is_directed: "isDirected",
+      access_type: "accessType",
+      influence_strength: "influenceStrength",
+      i18n: "i18n",
     },
   },
-  views: { name: "views", columns: { id: "id", ord: "ord", name: "name", viewpoint: "viewpoint", documentation: "documentation", i18n: "i18n" } },
+  views: {
+    name: "views",
+    columns: {
+      id: "id",
+      ord: "ord",
+      name: "name",
+      viewpoint: "viewpoint",
+      documentation: "documentation",
+      i18n: "i18n",
+    },
+  },
   nodes: {
     name: "view_nodes",
     columns: {
-      id: "id", view_id: "viewId", parent_id: "parentId", ord: "ord", kind: "kind", element_id: "elementId", x: "x", y: "y", w: "w", h: "h",
-      label: "label", documentation: "documentation", i18n: "i18n", style: "style",
+      id: "id",
+      view_id: "viewId",
+      parent_id: "parentId",
+      ord: "ord",
+      kind: "kind",
+      element_id: "elementId",
+      x: "x",
+      y: "y",
+      w: "w",
+      h: "h",
+      label: "label",
+      documentation: "documentation",
+      i18n: "i18n",
+      style: "style",
     },
   },
   connections: {
     name: "connections",
     columns: {
-      id: "id", view_id: "viewId", ord: "ord", kind: "kind", relationship_id: "relationshipId", source_id: "sourceId", target_id: "targetId",
-      bendpoints: "bendpoints", label: "label", documentation: "documentation", i18n: "i18n", style: "style",
+      id: "id",
+      view_id: "viewId",
+      ord: "ord",
+      kind: "kind",
+      relationship_id: "relationshipId",
+      source_id: "sourceId",
+      target_id: "targetId",
+      bendpoints: "bendpoints",
+      label: "label",
+      documentation: "documentation",
+      i18n: "i18n",
+      style: "style",
     },
   },
   properties: {
     name: "property_values",
-    columns: { owner_kind: "ownerKind", owner_id: "ownerId", ord: "ord", definition_id: "definitionId", value: "value", i18n: "i18n" },
+    columns: {
+      owner_kind: "ownerKind",
+      owner_id: "ownerId",
+      ord: "ord",
+      definition_id: "definitionId",
+      value: "value",
+      i18n: "i18n",
+    },
   },
   folders: {
     name: "folders",
-    columns: { id: "id", parent_id: "parentId", ord: "ord", identifier: "identifier", label: "label", documentation: "documentation", ref_id: "refId", i18n: "i18n" },
+    columns: {
+      id: "id",
+      parent_id: "parentId",
+      ord: "ord",
+      identifier: "identifier",
+      label: "label",
+      documentation: "documentation",
+      ref_id: "refId",
+      i18n: "i18n",
+    },
   },
 } satisfies Record<Exclude<keyof ModelDocument, "model">, Table>;
 
 /** Insertion order respects the foreign keys: definitions before values, elements before nodes, parents before children. */
-const ORDER = ["propertyDefinitions", "elements", "relationships", "views", "nodes", "connections", "properties", "folders"] as const;
+const ORDER = [
+  "propertyDefinitions",
+  "elements",
+  "relationships",
+  "views",
+  "nodes",
+  "connections",
+  "properties",
+  "folders",
+] as const;
 
 /**
  * One set-based INSERT per table (per chunk): the rows travel as a single JSON parameter and
@@ -82,7 +154,16 @@ async function insertRows(database: Database, tx: DbOrTx, ws: string, table: Tab
 /** Replaces the workspace's whole model by the document, inside the caller's transaction. */
 export async function replaceModel(database: Database, tx: DbOrTx, ws: string, doc: ModelDocument) {
   // Children first where foreign keys would otherwise cascade row by row.
-  for (const table of ["property_values", "folders", "connections", "view_nodes", "views", "relationships", "elements", "property_definitions"]) {
+  for (const table of [
+    "property_values",
+    "folders",
+    "connections",
+    "view_nodes",
+    "views",
+    "relationships",
+    "elements",
+    "property_definitions",
+  ]) {
     await database.rows(sql`delete from ${sql.raw(table)} where workspace_id = ${ws}`, tx);
   }
   await database.rows(

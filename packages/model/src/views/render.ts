@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import type { Database, DbOrTx } from "@ams/db";
+import { sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
 import { SYSTEM_ICON_PACK_ID } from "../properties/definitions.ts";
 import { renderViewSvg } from "../render/render-view.ts";
@@ -7,7 +7,12 @@ import type { RenderConnection, RenderInput, RenderNode } from "../render/types.
 import { getViewRow } from "./internal.ts";
 
 /** Reads only this view's rows (nodes with their elements, connections with their relationships) in three queries. */
-export async function loadRenderInput(database: Database, ws: string, viewId: string, on?: DbOrTx): Promise<RenderInput> {
+export async function loadRenderInput(
+  database: Database,
+  ws: string,
+  viewId: string,
+  on?: DbOrTx,
+): Promise<RenderInput> {
   const [view, nodeRows, connRows] = await Promise.all([
     getViewRow(database, ws, viewId, on),
     database.rows<RenderNode & { etype: string | null; ename: string | null; icon: string | null }>(
@@ -21,7 +26,15 @@ export async function loadRenderInput(database: Database, ws: string, viewId: st
           where n.workspace_id = ${ws} and n.view_id = ${viewId} order by n.ord`,
       on,
     ),
-    database.rows<RenderConnection & { rtype: string | null; rname: string | null; access: string | null; directed: boolean | null; strength: string | null }>(
+    database.rows<
+      RenderConnection & {
+        rtype: string | null;
+        rname: string | null;
+        access: string | null;
+        directed: boolean | null;
+        strength: string | null;
+      }
+    >(
       sql`select c.id, c.kind, c.source_id as "sourceId", c.target_id as "targetId", c.bendpoints, c.label, c.style,
             r.type as rtype, r.name as rname, r.access_type as access, r.is_directed as directed, r.influence_strength as strength
           from connections c
@@ -31,12 +44,28 @@ export async function loadRenderInput(database: Database, ws: string, viewId: st
     ),
   ]);
   const nodes: RenderNode[] = nodeRows.map((n) => ({
-    id: n.id, kind: n.kind, x: n.x, y: n.y, w: n.w, h: n.h, parentId: n.parentId, label: n.label, style: n.style,
+    id: n.id,
+    kind: n.kind,
+    x: n.x,
+    y: n.y,
+    w: n.w,
+    h: n.h,
+    parentId: n.parentId,
+    label: n.label,
+    style: n.style,
     element: n.etype ? { type: n.etype, name: n.ename ?? "", iconPack: n.icon } : null,
   }));
   const connections: RenderConnection[] = connRows.map((c) => ({
-    id: c.id, kind: c.kind, sourceId: c.sourceId, targetId: c.targetId, bendpoints: c.bendpoints, label: c.label, style: c.style,
-    relationship: c.rtype ? { type: c.rtype, name: c.rname, accessType: c.access, isDirected: c.directed, influenceStrength: c.strength } : null,
+    id: c.id,
+    kind: c.kind,
+    sourceId: c.sourceId,
+    targetId: c.targetId,
+    bendpoints: c.bendpoints,
+    label: c.label,
+    style: c.style,
+    relationship: c.rtype
+      ? { type: c.rtype, name: c.rname, accessType: c.access, isDirected: c.directed, influenceStrength: c.strength }
+      : null,
   }));
   return { view: { id: view.id, name: view.name, documentation: view.documentation }, nodes, connections };
 }

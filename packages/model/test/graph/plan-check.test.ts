@@ -14,9 +14,21 @@ describe("the EXPLAIN check", () => {
   test("accepts scans on the workspace label and other scans filtered by it", () => {
     expect(() => checkPlan(results(op("NodeByLabelScan", `n:${S}`)), S)).not.toThrow();
     expect(() => checkPlan(results(op("IntersectionNodeByLabelsScan", `n:Element&${S}`)), S)).not.toThrow();
-    expect(() => checkPlan(results(op("Filter", `n:${S}`, op("NodeByLabelScan", "n:ApplicationComponent"))), S)).not.toThrow();
-    expect(() => checkPlan(results(op("Filter", `(a:${S} AND b:${S})`, op("DirectedRelationshipTypeScan", "(a)-[r:SERVING]->(b)"))), S)).not.toThrow();
-    expect(() => checkPlan(results(op("Filter", `n:Element AND n:${S}`, op("NodeByElementIdSeek", "n WHERE elementId(n) = $x"))), S)).not.toThrow();
+    expect(() =>
+      checkPlan(results(op("Filter", `n:${S}`, op("NodeByLabelScan", "n:ApplicationComponent"))), S),
+    ).not.toThrow();
+    expect(() =>
+      checkPlan(
+        results(op("Filter", `(a:${S} AND b:${S})`, op("DirectedRelationshipTypeScan", "(a)-[r:SERVING]->(b)"))),
+        S,
+      ),
+    ).not.toThrow();
+    expect(() =>
+      checkPlan(
+        results(op("Filter", `n:Element AND n:${S}`, op("NodeByElementIdSeek", "n WHERE elementId(n) = $x"))),
+        S,
+      ),
+    ).not.toThrow();
   });
 
   test("refuses anything that reads outside the workspace label or writes", () => {
@@ -25,8 +37,12 @@ describe("the EXPLAIN check", () => {
     expect(() => checkPlan(results(op("UnionNodeByLabelsScan", `n:A|${S}`)), S)).toThrow(/outside the workspace label/);
     expect(() => checkPlan(results(op("Filter", "m:" + S, op("NodeByLabelScan", "n:A"))), S)).toThrow(/outside/);
     expect(() => checkPlan(results(op("NodeByElementIdSeek", "n WHERE elementId(n) = $x")), S)).toThrow(/outside/);
-    expect(() => checkPlan(results(op("DirectedRelationshipTypeScan", "(a)-[r:SERVING]->(b)")), S)).toThrow(/relationships/);
-    expect(() => checkPlan(results(op("DirectedAllRelationshipsScan", "(a)-[r]->(b)")), S)).toThrow(/all relationships/);
+    expect(() => checkPlan(results(op("DirectedRelationshipTypeScan", "(a)-[r:SERVING]->(b)")), S)).toThrow(
+      /relationships/,
+    );
+    expect(() => checkPlan(results(op("DirectedAllRelationshipsScan", "(a)-[r]->(b)")), S)).toThrow(
+      /all relationships/,
+    );
     expect(() => checkPlan(results(op("Create", "(n)", op("NodeByLabelScan", `n:${S}`))), S)).toThrow(/Create/);
     expect(() => checkPlan(results(op("ProcedureCall", "db.labels()")), S)).toThrow(/ProcedureCall/);
     expect(() => checkPlan(results(op("LoadCSV", "line")), S)).toThrow(/LoadCSV/);
@@ -35,6 +51,10 @@ describe("the EXPLAIN check", () => {
 
 test("counts from the count store must be on the workspace label", () => {
   expect(() => checkPlan(results(op("NodeCountFromCountStore", `count( (:${S}) ) AS c`)), S)).not.toThrow();
-  expect(() => checkPlan(results(op("NodeCountFromCountStore", "count( (:Element) ) AS c")), S)).toThrow(/counts outside/);
-  expect(() => checkPlan(results(op("RelationshipCountFromCountStore", "count( ()-[:SERVING]->() ) AS c")), S)).toThrow(/counts outside/);
+  expect(() => checkPlan(results(op("NodeCountFromCountStore", "count( (:Element) ) AS c")), S)).toThrow(
+    /counts outside/,
+  );
+  expect(() => checkPlan(results(op("RelationshipCountFromCountStore", "count( ()-[:SERVING]->() ) AS c")), S)).toThrow(
+    /counts outside/,
+  );
 });

@@ -11,13 +11,18 @@ const stateDir = process.argv[2]!;
 const leases = join(stateDir, "leases");
 mkdirSync(leases, { recursive: true });
 const server = await startLocalNeo4j({ dataDir: join(stateDir, "data"), heap: "1g", pageCache: "256m" });
-writeFileSync(join(stateDir, "server.json.tmp"), JSON.stringify({ url: server.url, user: server.user, password: server.password, pid: process.pid }));
+writeFileSync(
+  join(stateDir, "server.json.tmp"),
+  JSON.stringify({ url: server.url, user: server.user, password: server.password, pid: process.pid }),
+);
 renameSync(join(stateDir, "server.json.tmp"), join(stateDir, "server.json"));
 
 let idleSince = Date.now();
 const timer = setInterval(async () => {
   const now = Date.now();
-  const live = readdirSync(leases).some((f) => now - (statSync(join(leases, f), { throwIfNoEntry: false })?.mtimeMs ?? 0) < 15_000);
+  const live = readdirSync(leases).some(
+    (f) => now - (statSync(join(leases, f), { throwIfNoEntry: false })?.mtimeMs ?? 0) < 15_000,
+  );
   if (live) idleSince = now;
   if (now - idleSince < 20_000) return;
   clearInterval(timer);

@@ -23,10 +23,14 @@ export async function startTestNeo4j(): Promise<TestNeo4j> {
     : await sharedServer();
   const driver = neo4j.driver(server.url, neo4j.auth.basic(server.user, server.password));
   await ensureGraphSchema(driver);
-  return { ...server, driver, stop: async () => {
-    await driver.close();
-    server.release?.();
-  } };
+  return {
+    ...server,
+    driver,
+    stop: async () => {
+      await driver.close();
+      server.release?.();
+    },
+  };
 }
 
 type Shared = { url: string; user: string; password: string; pid?: number; release?: () => void };

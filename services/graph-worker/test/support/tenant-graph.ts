@@ -23,13 +23,26 @@ export async function graphTenant(n4j: TestNeo4j, opts: { graph?: Partial<GraphD
   const worker = createGraphWorker({ database, neo4j: n4j.driver, queue, graceMs: 700 });
   await worker.start();
   const graph: GraphDeps = { driver: n4j.driver, queue, rebuildWaitMs: 60_000, ...opts.graph };
-  const app = createTenantApp({ database, tokens, graph: opts.withGraph === false ? undefined : graph, log: process.env.TEST_LOG ? console.error : () => {} });
+  const app = createTenantApp({
+    database,
+    tokens,
+    graph: opts.withGraph === false ? undefined : graph,
+    log: process.env.TEST_LOG ? console.error : () => {},
+  });
 
   async function call(caller: Caller | null, method: string, path: string, body?: unknown): Promise<Reply> {
     const headers: Record<string, string> = {};
     if (caller) {
       headers[SERVICE_TOKEN_HEADER] = await tokens.sign(
-        { userId: caller.userId, username: caller.userId, organizationId: caller.organizationId, workspaceId: caller.workspaceId, role: caller.role, platformAdmin: false, apiTokenId: null },
+        {
+          userId: caller.userId,
+          username: caller.userId,
+          organizationId: caller.organizationId,
+          workspaceId: caller.workspaceId,
+          role: caller.role,
+          platformAdmin: false,
+          apiTokenId: null,
+        },
         "tenant",
       );
     }
@@ -61,12 +74,15 @@ export async function graphTenant(n4j: TestNeo4j, opts: { graph?: Partial<GraphD
   /** An organization with a workspace (optionally importing `xml`) and a client per role. */
   async function organization(xml?: string) {
     const orgId = randomUUID();
-    await database.rows(sql`insert into organizations (id, slug, name) values (${orgId}, ${`org-${orgId}`}, 'Graph org')`);
+    await database.rows(
+      sql`insert into organizations (id, slug, name) values (${orgId}, ${`org-${orgId}`}, 'Graph org')`,
+    );
     const owner: Caller = { userId: `owner-${orgId}`, role: "owner", organizationId: orgId, workspaceId: null };
     const created = await call(owner, "POST", "/api/workspaces", { name: "Main" });
     if (created.status !== 201) throw new Error(`workspace creation failed: ${created.text}`);
     const workspaceId = created.body.id as string;
-    const as = (role: OrgRole, ws = workspaceId) => client({ userId: `${role}-${orgId}`, role, organizationId: orgId, workspaceId: ws });
+    const as = (role: OrgRole, ws = workspaceId) =>
+      client({ userId: `${role}-${orgId}`, role, organizationId: orgId, workspaceId: ws });
     if (xml) {
       const imported = await as("owner").post("/api/import", xml);
       if (imported.status !== 200) throw new Error(`import failed: ${imported.text}`);
@@ -75,7 +91,11 @@ export async function graphTenant(n4j: TestNeo4j, opts: { graph?: Partial<GraphD
   }
 
   return {
-    app, database, graph, call, organization,
+    app,
+    database,
+    graph,
+    call,
+    organization,
     async close() {
       await worker.stop();
       await queue.close();

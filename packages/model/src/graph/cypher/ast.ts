@@ -38,7 +38,11 @@ export type LabelExpr =
   | { k: "and"; l: LabelExpr; r: LabelExpr }
   | { k: "or"; l: LabelExpr; r: LabelExpr };
 
-export type MapProjItem = { t: "prop"; key: string } | { t: "all" } | { t: "var"; name: string } | { t: "entry"; key: string; expr: Expr };
+export type MapProjItem =
+  | { t: "prop"; key: string }
+  | { t: "all" }
+  | { t: "var"; name: string }
+  | { t: "entry"; key: string; expr: Expr };
 
 export type Expr =
   | { k: "lit"; text: string }

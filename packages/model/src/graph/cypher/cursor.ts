@@ -6,7 +6,9 @@ export const RESERVED = new Set(
   `all and any as asc ascending by call case contains create delete desc descending detach distinct else end ends exists
   false foreach in is limit load match merge none not null offset on optional or order remove return set single skip
   starts then true union unwind use when where with xor yield count collect reduce shortestpath allshortestpaths show
-  drop alter grant deny revoke terminate start stop explain profile cypher finish insert`.split(/\s+/).filter(Boolean),
+  drop alter grant deny revoke terminate start stop explain profile cypher finish insert`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 /** Clause keywords refused with a reason that names them. */

@@ -14,4 +14,15 @@ point.withinbbox vector.similarity.cosine vector.similarity.euclidean`;
 
 export const ALLOWED_FUNCTIONS = new Set(NAMES.split(/\s+/).filter(Boolean));
 /** Aggregations take DISTINCT. */
-export const AGGREGATIONS = new Set(["avg", "collect", "count", "max", "min", "percentilecont", "percentiledisc", "stdev", "stdevp", "sum"]);
+export const AGGREGATIONS = new Set([
+  "avg",
+  "collect",
+  "count",
+  "max",
+  "min",
+  "percentilecont",
+  "percentiledisc",
+  "stdev",
+  "stdevp",
+  "sum",
+]);

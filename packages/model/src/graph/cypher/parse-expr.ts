@@ -1,6 +1,6 @@
 import type { Expr, MapProjItem, Pattern } from "./ast.ts";
 import { type Cursor, REFUSED_CLAUSES } from "./cursor.ts";
-import { ALLOWED_FUNCTIONS, AGGREGATIONS } from "./functions.ts";
+import { AGGREGATIONS, ALLOWED_FUNCTIONS } from "./functions.ts";
 import { parseChain, parseLabelExpr, parsePattern, parseQuery } from "./parse.ts";
 import { refuse } from "./refusal.ts";
 
@@ -158,13 +158,20 @@ function parseAtom(c: Cursor): Expr {
   const w = c.word();
   if (w === "true" || w === "false" || w === "null") return { k: "lit", text: c.next().v.toLowerCase() };
   if (w === "case") return parseCase(c);
-  if ((w === "exists" || w === "count" || w === "collect") && c.isSym("{", 1)) return parseSubquery(c, w.toUpperCase() as "EXISTS");
-  if (w === "exists" && c.isSym("(", 1)) refuse("exists(...) was removed in Neo4j 5: use IS NOT NULL or EXISTS { pattern }", t.pos);
+  if ((w === "exists" || w === "count" || w === "collect") && c.isSym("{", 1))
+    return parseSubquery(c, w.toUpperCase() as "EXISTS");
+  if (w === "exists" && c.isSym("(", 1))
+    refuse("exists(...) was removed in Neo4j 5: use IS NOT NULL or EXISTS { pattern }", t.pos);
   if (w === "count" && c.isSym("(", 1) && c.isSym("*", 2) && c.isSym(")", 3)) {
     c.i += 4;
     return { k: "countStar" };
   }
-  if ((w === "all" || w === "any" || w === "none" || w === "single") && c.isSym("(", 1) && c.isName(2) && c.isKw("in", 3)) {
+  if (
+    (w === "all" || w === "any" || w === "none" || w === "single") &&
+    c.isSym("(", 1) &&
+    c.isName(2) &&
+    c.isKw("in", 3)
+  ) {
     c.next();
     c.next();
     const variable = c.name();
@@ -176,7 +183,8 @@ function parseAtom(c: Cursor): Expr {
     return { k: "quant", fn: w, variable, source, where };
   }
   if (w === "reduce" && c.isSym("(", 1)) return parseReduce(c);
-  if ((w === "shortestpath" || w === "allshortestpaths") && c.isSym("(", 1)) return { k: "pattern", pattern: parsePattern(c) };
+  if ((w === "shortestpath" || w === "allshortestpaths") && c.isSym("(", 1))
+    return { k: "pattern", pattern: parsePattern(c) };
   if (isFunctionCall(c)) return parseCall(c);
   if (c.isName() && c.isSym("{", 1)) return parseMapProjection(c);
   if (c.isName()) return { k: "var", name: c.next().v };
@@ -201,7 +209,8 @@ function parseCall(c: Cursor): Expr {
   }
   c.expectSym("(");
   const distinct = c.acceptKw("distinct");
-  if (distinct && !AGGREGATIONS.has(lower)) refuse(`DISTINCT is only allowed in aggregating functions, not in ${name}()`, start);
+  if (distinct && !AGGREGATIONS.has(lower))
+    refuse(`DISTINCT is only allowed in aggregating functions, not in ${name}()`, start);
   const args: Expr[] = [];
   if (!c.isSym(")")) {
     do args.push(parseExpr(c));

@@ -1,4 +1,14 @@
-import type { Clause, LabelExpr, NodePattern, Pattern, PatternPart, Projection, Query, RelPattern, SingleQuery } from "./ast.ts";
+import type {
+  Clause,
+  LabelExpr,
+  NodePattern,
+  Pattern,
+  PatternPart,
+  Projection,
+  Query,
+  RelPattern,
+  SingleQuery,
+} from "./ast.ts";
 import { Cursor, REFUSED_CLAUSES } from "./cursor.ts";
 import { parseExpr, parseMapLiteral } from "./parse-expr.ts";
 import { refuse } from "./refusal.ts";
@@ -9,7 +19,8 @@ export function parseReadQuery(text: string): Query {
   const c = new Cursor(tokenize(text), text);
   if (c.peek().t === "eof") refuse("the query is empty");
   const query = parseQuery(c, true);
-  if (c.acceptSym(";") && c.peek().t !== "eof") refuse("multiple statements are not allowed; send one query", c.peek().pos);
+  if (c.acceptSym(";") && c.peek().t !== "eof")
+    refuse("multiple statements are not allowed; send one query", c.peek().pos);
   if (c.peek().t !== "eof") c.fail("unexpected text after the query");
   return query;
 }
@@ -119,7 +130,10 @@ export function parsePattern(c: Cursor): Pattern {
     return { variable, selector: w === "shortestpath" ? "shortestPath" : "allShortestPaths", chain };
   }
   if ((w === "shortest" || w === "any" || w === "all" || w === "repeatable" || w === "different") && !c.isSym("(", 1)) {
-    refuse("path selectors and match modes (SHORTEST, ANY, ALL) are not supported; use shortestPath() or allShortestPaths()", c.peek().pos);
+    refuse(
+      "path selectors and match modes (SHORTEST, ANY, ALL) are not supported; use shortestPath() or allShortestPaths()",
+      c.peek().pos,
+    );
   }
   return { variable, chain: parseChain(c) };
 }
@@ -128,7 +142,8 @@ export function parseChain(c: Cursor): PatternPart[] {
   const parts: PatternPart[] = [parseNode(c)];
   while (c.isSym("-") || (c.isSym("<") && c.isSym("-", 1))) {
     parts.push(parseRel(c));
-    if (c.isSym("+") || c.isSym("*") || c.isSym("{")) refuse("quantified relationships are not supported; use -[*min..max]->", c.peek().pos);
+    if (c.isSym("+") || c.isSym("*") || c.isSym("{"))
+      refuse("quantified relationships are not supported; use -[*min..max]->", c.peek().pos);
     parts.push(parseNode(c));
   }
   return parts;
@@ -141,7 +156,8 @@ function parseNode(c: Cursor): NodePattern {
   if (c.isName()) node.variable = c.name();
   if (c.acceptSym(":")) node.labels = parseLabelExpr(c, true);
   if (c.isSym("{")) node.props = parseMapLiteral(c);
-  else if (c.peek().t === "param") refuse("property maps must be written out ({key: $value}), not passed as one parameter", c.peek().pos);
+  else if (c.peek().t === "param")
+    refuse("property maps must be written out ({key: $value}), not passed as one parameter", c.peek().pos);
   if (c.acceptKw("where")) node.where = parseExpr(c);
   c.expectSym(")");
   if (c.isSym("{") || c.isSym("+") || c.isSym("*")) refuse("quantified path patterns are not supported", c.peek().pos);
@@ -165,7 +181,8 @@ function parseRel(c: Cursor): RelPattern {
       }
     }
     if (c.isSym("{")) rel.props = parseMapLiteral(c);
-    else if (c.peek().t === "param") refuse("property maps must be written out ({key: $value}), not passed as one parameter", c.peek().pos);
+    else if (c.peek().t === "param")
+      refuse("property maps must be written out ({key: $value}), not passed as one parameter", c.peek().pos);
     if (c.acceptKw("where")) rel.where = parseExpr(c);
     c.expectSym("]");
   }
@@ -211,7 +228,8 @@ function parseLabelNot(c: Cursor, colonMeansAnd: boolean): LabelExpr {
   }
   if (c.acceptSym("%")) return { k: "any" };
   const t = c.peek();
-  if ((t.t === "sym" && t.v === "$") || t.t === "param") refuse("dynamic labels and types ($(...), $param) are not allowed", t.pos);
+  if ((t.t === "sym" && t.v === "$") || t.t === "param")
+    refuse("dynamic labels and types ($(...), $param) are not allowed", t.pos);
   if (t.t !== "ident") c.fail("expected a label or relationship type");
   return { k: "name", name: c.next().v };
 }

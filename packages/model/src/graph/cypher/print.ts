@@ -1,4 +1,14 @@
-import type { Clause, Expr, LabelExpr, MapProjItem, NodePattern, Pattern, Projection, Query, RelPattern } from "./ast.ts";
+import type {
+  Clause,
+  Expr,
+  LabelExpr,
+  MapProjItem,
+  NodePattern,
+  Pattern,
+  Projection,
+  Query,
+  RelPattern,
+} from "./ast.ts";
 
 /**
  * Prints the syntax tree back to Cypher with every node pattern carrying `scopeLabel`: the query Neo4j runs is
@@ -17,7 +27,8 @@ export function quoteString(value: string): string {
     const code = ch.codePointAt(0)!;
     if (ch === "\\") out += "\\\\";
     else if (ch === "'") out += "\\'";
-    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029) out += `\\u${code.toString(16).padStart(4, "0")}`;
+    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029)
+      out += `\\u${code.toString(16).padStart(4, "0")}`;
     else out += ch;
   }
   return `${out}'`;
@@ -30,7 +41,9 @@ class Printer {
   }
 
   query(q: Query): string {
-    return q.parts.map((p, i) => (i === 0 ? "" : ` ${q.unions[i - 1]} `) + p.clauses.map((c) => this.clause(c)).join(" ")).join("");
+    return q.parts
+      .map((p, i) => (i === 0 ? "" : ` ${q.unions[i - 1]} `) + p.clauses.map((c) => this.clause(c)).join(" "))
+      .join("");
   }
 
   clause(c: Clause): string {
@@ -53,7 +66,8 @@ class Printer {
   projection(p: Projection): string {
     const items = p.items.map((i) => this.expr(i.expr) + (i.alias !== undefined ? ` AS ${quoteName(i.alias)}` : ""));
     let out = (p.distinct ? "DISTINCT " : "") + [...(p.star ? ["*"] : []), ...items].join(", ");
-    if (p.order.length) out += ` ORDER BY ${p.order.map((o) => this.expr(o.expr) + (o.desc ? " DESC" : "")).join(", ")}`;
+    if (p.order.length)
+      out += ` ORDER BY ${p.order.map((o) => this.expr(o.expr) + (o.desc ? " DESC" : "")).join(", ")}`;
     if (p.skip) out += ` SKIP ${this.expr(p.skip)}`;
     if (p.limit) out += ` LIMIT ${this.expr(p.limit)}`;
     return out;
@@ -130,7 +144,9 @@ class Printer {
       case "pattern":
         return this.pattern(e.pattern);
       case "subquery": {
-        const body = e.query ? this.query(e.query) : `${e.patterns!.map((p) => this.pattern(p)).join(", ")}${this.where(e.where)}`;
+        const body = e.query
+          ? this.query(e.query)
+          : `${e.patterns!.map((p) => this.pattern(p)).join(", ")}${this.where(e.where)}`;
         return `${e.fn} { ${body} }`;
       }
       case "mapProj":

@@ -13,11 +13,50 @@ export type Token =
   | { t: "sym"; v: string; pos: number }
   | { t: "eof"; v: ""; pos: number };
 
-const SYMBOLS = ["..", "<>", "<=", ">=", "=~", "||", "(", ")", "[", "]", "{", "}", ",", ".", ":", "|", "&", "!", "=", "<", ">", "+", "-", "*", "/", "%", "^", ";", "$"];
+const SYMBOLS = [
+  "..",
+  "<>",
+  "<=",
+  ">=",
+  "=~",
+  "||",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+  ",",
+  ".",
+  ":",
+  "|",
+  "&",
+  "!",
+  "=",
+  "<",
+  ">",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "^",
+  ";",
+  "$",
+];
 const ID_START = /[\p{ID_Start}_]/u;
 const ID_PART = /[\p{ID_Continue}_]/u;
 const NUMBER = /^(?:0x[0-9A-Fa-f][0-9A-Fa-f_]*|0o[0-7][0-7_]*|\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?)/;
-const SIMPLE_ESCAPES: Record<string, string> = { "\\": "\\", "'": "'", '"': '"', b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
 /** Longest query text accepted: explore is for questions, not bulk payloads (those go in parameters). */
 export const MAX_QUERY_LENGTH = 20_000;
 

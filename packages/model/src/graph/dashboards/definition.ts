@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { AppError, type FieldError, LAYERS } from "@ams/shared";
+import { z } from "zod";
 import { parseReadQuery } from "../cypher/parse.ts";
 
 const Name = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "letters, digits and _; not starting with a digit");
@@ -10,10 +10,17 @@ export const DashboardParameter = z
   .object({
     name: Name.describe("Query-string key and, unless a panel binds it otherwise, the Cypher parameter name"),
     label: z.string().min(1).max(200),
-    type: z.enum(["string", "number", "boolean", "enum", "element"]).describe("element: the id of an element of the workspace"),
+    type: z
+      .enum(["string", "number", "boolean", "enum", "element"])
+      .describe("element: the id of an element of the workspace"),
     default: z.union([z.string(), z.number(), z.boolean()]).optional(),
     required: z.boolean().default(false),
-    options: z.array(z.string().min(1).max(200)).min(1).max(200).optional().describe("Allowed values of an enum parameter"),
+    options: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Allowed values of an enum parameter"),
     elementType: z.string().max(100).optional().describe("For type element: restricts the picker to one element type"),
   })
   .strict();
@@ -38,9 +45,14 @@ export const Panel = z
     bindings: z
       .record(Name, Name)
       .optional()
-      .describe("Cypher parameter -> dashboard parameter; without it every dashboard parameter is passed under its own name"),
+      .describe(
+        "Cypher parameter -> dashboard parameter; without it every dashboard parameter is passed under its own name",
+      ),
     layout: PanelLayout,
-    options: z.record(z.string(), z.unknown()).optional().describe("Visualization options, passed to the client as they are"),
+    options: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("Visualization options, passed to the client as they are"),
   })
   .strict();
 
@@ -58,7 +70,10 @@ export type Panel = z.infer<typeof Panel>;
 
 /** The published JSON Schema of a dashboard definition (GET /api/dashboards/schema). */
 export function dashboardJsonSchema() {
-  return { $id: "https://archimate.example/schemas/dashboard-definition.json", ...z.toJSONSchema(DashboardDefinition, { io: "input" }) };
+  return {
+    $id: "https://archimate.example/schemas/dashboard-definition.json",
+    ...z.toJSONSchema(DashboardDefinition, { io: "input" }),
+  };
 }
 
 /** Shape plus the rules a schema cannot say: unique ids, known bindings, typed defaults, parsable queries, grid fit. */
@@ -74,31 +89,43 @@ export function validateDefinition(input: unknown): DashboardDefinition {
   def.parameters.forEach((p, i) => {
     if (names.has(p.name)) errors.push({ path: `parameters.${i}.name`, message: `duplicate parameter '${p.name}'` });
     names.add(p.name);
-    if (p.type === "enum" && !p.options) errors.push({ path: `parameters.${i}.options`, message: "an enum parameter needs options" });
-    if (p.type !== "enum" && p.options) errors.push({ path: `parameters.${i}.options`, message: "only enum parameters have options" });
+    if (p.type === "enum" && !p.options)
+      errors.push({ path: `parameters.${i}.options`, message: "an enum parameter needs options" });
+    if (p.type !== "enum" && p.options)
+      errors.push({ path: `parameters.${i}.options`, message: "only enum parameters have options" });
     if (p.default !== undefined) {
       try {
         coerceParameter(p, String(p.default));
       } catch (err) {
-        errors.push({ path: `parameters.${i}.default`, message: (err as AppError).errors?.[0]?.message ?? "invalid default" });
+        errors.push({
+          path: `parameters.${i}.default`,
+          message: (err as AppError).errors?.[0]?.message ?? "invalid default",
+        });
       }
     }
   });
   const panelIds = new Set<string>();
   def.panels.forEach((panel, i) => {
-    if (panelIds.has(panel.panelInstanceId)) errors.push({ path: `panels.${i}.panelInstanceId`, message: `duplicate panel '${panel.panelInstanceId}'` });
+    if (panelIds.has(panel.panelInstanceId))
+      errors.push({ path: `panels.${i}.panelInstanceId`, message: `duplicate panel '${panel.panelInstanceId}'` });
     panelIds.add(panel.panelInstanceId);
-    if (panel.layout.x + panel.layout.w > 12) errors.push({ path: `panels.${i}.layout`, message: "x + w must be at most 12 columns" });
+    if (panel.layout.x + panel.layout.w > 12)
+      errors.push({ path: `panels.${i}.layout`, message: "x + w must be at most 12 columns" });
     for (const [param, source] of Object.entries(panel.bindings ?? {})) {
-      if (!names.has(source)) errors.push({ path: `panels.${i}.bindings.${param}`, message: `no dashboard parameter '${source}'` });
+      if (!names.has(source))
+        errors.push({ path: `panels.${i}.bindings.${param}`, message: `no dashboard parameter '${source}'` });
     }
     try {
       parseReadQuery(panel.query);
     } catch (err) {
-      errors.push({ path: `panels.${i}.query`, message: (err as AppError).errors?.[0]?.message ?? (err as Error).message });
+      errors.push({
+        path: `panels.${i}.query`,
+        message: (err as AppError).errors?.[0]?.message ?? (err as Error).message,
+      });
     }
   });
-  if (errors.length) throw new AppError("VALIDATION", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+  if (errors.length)
+    throw new AppError("VALIDATION", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
   return def;
 }
 

@@ -11,9 +11,12 @@ import { appendRevision, insertDashboard } from "./store.ts";
  */
 export async function provisionDashboards(database: Database, dir: string): Promise<string[]> {
   const ids: string[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const { dashboardId, ...rest } = JSON.parse(readFileSync(join(dir, file), "utf8")) as { dashboardId?: string };
-    if (!dashboardId || !/^[a-z0-9-]{1,64}$/.test(dashboardId)) throw new Error(`dashboards/${file}: dashboardId must be a lower-case slug`);
+    if (!dashboardId || !/^[a-z0-9-]{1,64}$/.test(dashboardId))
+      throw new Error(`dashboards/${file}: dashboardId must be a lower-case slug`);
     let def: ReturnType<typeof validateDefinition>;
     try {
       def = validateDefinition(rest);
@@ -42,7 +45,11 @@ export async function provisionDashboards(database: Database, dir: string): Prom
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
-    return `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value);
 }

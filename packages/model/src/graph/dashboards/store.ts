@@ -44,7 +44,13 @@ export async function listRows(database: Database, orgId: string, includeDeleted
 }
 
 /** One dashboard of the organization (or provisioned) at a revision (default latest); deleted ones are not found. */
-export async function getRow(database: Database, orgId: string, id: string, revision?: number, on?: DbOrTx): Promise<DashboardRow> {
+export async function getRow(
+  database: Database,
+  orgId: string,
+  id: string,
+  revision?: number,
+  on?: DbOrTx,
+): Promise<DashboardRow> {
   const [row] = await database.rows<DashboardRow>(
     sql`${SELECT} and r.revision = ${revision ?? sql`d.latest_revision`}
         where d.id = ${id} and (d.organization_id = ${orgId} or d.organization_id is null) and d.deleted_at is null`,
@@ -54,7 +60,13 @@ export async function getRow(database: Database, orgId: string, id: string, revi
   return row;
 }
 
-export async function insertDashboard(database: Database, orgId: string | null, def: DashboardDefinition, userId: string | null, id: string = randomUUID()) {
+export async function insertDashboard(
+  database: Database,
+  orgId: string | null,
+  def: DashboardDefinition,
+  userId: string | null,
+  id: string = randomUUID(),
+) {
   await database.db.transaction(async (tx) => {
     await database.rows(
       sql`insert into dashboards (id, organization_id, is_provisioned, latest_revision, created_by) values (${id}, ${orgId}, ${orgId === null}, 1, ${userId})`,
@@ -69,7 +81,13 @@ export async function insertDashboard(database: Database, orgId: string | null, 
 }
 
 /** Appends revision n+1; `orgId` null addresses a provisioned dashboard (only the provisioning does that). */
-export async function appendRevision(database: Database, orgId: string | null, id: string, def: DashboardDefinition, userId: string | null) {
+export async function appendRevision(
+  database: Database,
+  orgId: string | null,
+  id: string,
+  def: DashboardDefinition,
+  userId: string | null,
+) {
   return database.db.transaction(async (tx) => {
     const [row] = await database.rows<{ latest_revision: number }>(
       sql`update dashboards set latest_revision = latest_revision + 1, updated_at = now()
@@ -97,5 +115,9 @@ export async function softDelete(database: Database, orgId: string, id: string):
 /** Provisioned dashboards are managed by their files: the API refuses to change them. */
 export async function requireEditable(database: Database, orgId: string, id: string): Promise<void> {
   const row = await getRow(database, orgId, id);
-  if (row.is_provisioned) throw new AppError("CONFLICT", `Dashboard '${id}' is provisioned from a file and cannot be changed through the API`);
+  if (row.is_provisioned)
+    throw new AppError(
+      "CONFLICT",
+      `Dashboard '${id}' is provisioned from a file and cannot be changed through the API`,
+    );
 }

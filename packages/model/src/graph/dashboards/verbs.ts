@@ -1,11 +1,19 @@
 import { sql } from "@ams/db";
 import { AppError, invalid, notFound } from "@ams/shared";
-import { type RequestContext, type Verb, requireCapability, requireWorkspace } from "../../context.ts";
+import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../../context.ts";
 import { parseReadQuery } from "../cypher/parse.ts";
 import type { GraphDeps } from "../deps.ts";
 import { runScopedQuery } from "../explore.ts";
 import { coerceParameter, validateDefinition } from "./definition.ts";
-import { appendRevision, getRow, insertDashboard, listRows, requireEditable, softDelete, toDashboard } from "./store.ts";
+import {
+  appendRevision,
+  getRow,
+  insertDashboard,
+  listRows,
+  requireEditable,
+  softDelete,
+  toDashboard,
+} from "./store.ts";
 
 function requireOrganization(ctx: RequestContext): string {
   if (!ctx.organizationId) throw new AppError("NOT_FOUND", "No active organization");
@@ -57,7 +65,11 @@ export async function deleteDashboard({ ctx, input }: Verb<{ dashboardId: string
  * dashboard's parameters (unknown keys, missing required ones, wrong types: 422), then the panel's query runs
  * through the same scoped path as explore.
  */
-export async function runPanel({ ctx, input, graph }: Verb<{ dashboardId: string; panelInstanceId: string; query: Record<string, string> }> & { graph: GraphDeps }) {
+export async function runPanel({
+  ctx,
+  input,
+  graph,
+}: Verb<{ dashboardId: string; panelInstanceId: string; query: Record<string, string> }> & { graph: GraphDeps }) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const row = await getRow(ctx.database, requireOrganization(ctx), input.dashboardId);
@@ -66,7 +78,11 @@ export async function runPanel({ ctx, input, graph }: Verb<{ dashboardId: string
   if (!panel) throw notFound("Panel", input.panelInstanceId);
   const declared = new Map(def.parameters.map((p) => [p.name, p]));
   for (const key of Object.keys(input.query)) {
-    if (!declared.has(key)) throw invalid(key, `not a parameter of dashboard '${row.id}' (known: ${[...declared.keys()].join(", ") || "none"})`);
+    if (!declared.has(key))
+      throw invalid(
+        key,
+        `not a parameter of dashboard '${row.id}' (known: ${[...declared.keys()].join(", ") || "none"})`,
+      );
   }
   const values: Record<string, string | number | boolean> = {};
   for (const p of def.parameters) {
@@ -95,7 +111,9 @@ export async function runPanel({ ctx, input, graph }: Verb<{ dashboardId: string
 }
 
 async function requireElement(ctx: RequestContext, ws: string, name: string, id: string, type?: string) {
-  const rows = await ctx.database.rows<{ type: string }>(sql`select type from elements where workspace_id = ${ws} and id = ${id}`);
+  const rows = await ctx.database.rows<{ type: string }>(
+    sql`select type from elements where workspace_id = ${ws} and id = ${id}`,
+  );
   if (!rows[0]) throw invalid(name, `no element '${id}' in the active workspace`);
   if (type && rows[0].type !== type) throw invalid(name, `element '${id}' is a ${rows[0].type}, not a ${type}`);
 }

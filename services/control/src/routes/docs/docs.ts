@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Env } from "hono";
 
 const require = createRequire(import.meta.url);
 const assetsDir = path.dirname(require.resolve("swagger-ui-dist/package.json"));
@@ -29,7 +30,7 @@ const INIT = `window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#
   persistAuthorization: false, withCredentials: true, tryItOutEnabled: false });`;
 
 /** The interactive reference, served from the swagger-ui-dist package: no third-party host is contacted. */
-export function registerDocsRoutes(app: OpenAPIHono<any>, document: () => Promise<unknown>) {
+export function registerDocsRoutes<E extends Env>(app: OpenAPIHono<E>, document: () => Promise<unknown>) {
   app.get("/api/openapi.json", async (c) => c.json(await document()));
   app.get("/api/docs", (c) =>
     c.html(PAGE, 200, {

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Env } from "hono";
 import type { Upstream } from "../../gateway/upstream.ts";
 
 type Doc = {
@@ -14,7 +15,7 @@ type Doc = {
  * route definitions themselves, so the document cannot drift from the code. The tenant's part is fetched once
  * (through the same upstream the gateway forwards to) and cached.
  */
-export function createOpenApiDocument(control: OpenAPIHono<any>, tenant: Upstream) {
+export function createOpenApiDocument<E extends Env>(control: OpenAPIHono<E>, tenant: Upstream) {
   let cached: Promise<Doc> | null = null;
   async function build(): Promise<Doc> {
     const own = control.getOpenAPI31Document({
