@@ -1,4 +1,5 @@
 import { benchExchange } from "./exchange.ts";
+import { benchGraph } from "./graph.ts";
 import { summary } from "./lib.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchModelApi } from "./model-api.ts";
@@ -9,6 +10,7 @@ const suites: Record<string, () => Promise<void>> = {
   "model-api": benchModelApi,
   exchange: benchExchange,
   mcp: benchMcp,
+  graph: benchGraph,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

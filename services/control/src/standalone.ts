@@ -1,8 +1,9 @@
 import type { Database } from "@ams/db";
+import { startGraphInBackground } from "@ams/graph-worker";
 import { createMcpApp } from "@ams/mcp";
 import { loadPluginRegistry } from "@ams/model";
 import type { ServiceTokens } from "@ams/shared";
-import { createTenantApp } from "@ams/tenant";
+import { createTenantApp, readEnv, TenantModelEnv } from "@ams/tenant";
 import type { HealthChecks } from "./deps.ts";
 import type { ControlEnv } from "./env.ts";
 import type { Upstream } from "./gateway/upstream.ts";
@@ -26,14 +27,27 @@ export async function composeStandalone(opts: {
   split: boolean;
 }): Promise<Standalone> {
   const { database, tokens } = opts;
-  const plugins = await loadPluginRegistry({ database, root: process.env.PLUGINS_DIR });
-  const tenantApp = createTenantApp({ database, tokens, plugins });
+  const model = readEnv(TenantModelEnv);
+  const plugins = await loadPluginRegistry({ database, root: model.PLUGINS_DIR });
+  // Split: tenant and graph worker run as their own services; control only forwards.
+  const graph = opts.split ? undefined : startGraphInBackground({ database, worker: true });
+  const tenantApp = createTenantApp({
+    database,
+    tokens,
+    plugins,
+    graph: graph?.handle,
+    uploadLimit: model.UPLOAD_LIMIT_MB * 1024 * 1024,
+    jsonBodyLimit: model.JSON_BODY_LIMIT_KB * 1024,
+    importRoots: model.IMPORT_PATHS,
+  });
   const mcpApp = createMcpApp({ database, tokens, resolveIcon: plugins.resolveIcon });
   return {
     tenant: { fetch: (req) => tenantApp.fetch(req) },
     mcp: { fetch: (req) => mcpApp.fetch(req) },
-    health: {},
-    summary: "",
-    async close() {},
+    health: graph?.health ?? {},
+    summary: graph?.summary ?? "",
+    async close() {
+      await graph?.close();
+    },
   };
 }

@@ -9,7 +9,6 @@ export type Neo4jChoice =
 
 type Env = Record<string, string | undefined>;
 
-const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 const URL_SCHEMES = ["bolt:", "bolt+s:", "bolt+ssc:", "neo4j:", "neo4j+s:", "neo4j+ssc:"];
 
 export const ENABLE_GRAPH_HINT =
@@ -20,7 +19,7 @@ export const ENABLE_GRAPH_HINT =
  * Decides once, at start-up, which Neo4j to use:
  * NEO4J_URL set -> that server (NEO4J_USER, default "neo4j"; NEO4J_PASSWORD);
  * otherwise, when `java` and `mvn` are installed and NEO4J_LOCAL is not "false" -> a local Neo4j in NEO4J_LOCAL_DIR
- * (default `.neo4j/` at the repository root; NEO4J_LOCAL_BOLT_PORT, NEO4J_LOCAL_HEAP, NEO4J_LOCAL_PAGE_CACHE,
+ * (default `$DATA_DIR/neo4j`, DATA_DIR defaulting to ./data as for PGlite; NEO4J_LOCAL_BOLT_PORT, NEO4J_LOCAL_HEAP, NEO4J_LOCAL_PAGE_CACHE,
  * and NEO4J_PASSWORD as its password when given);
  * otherwise none, with a message that says how to enable graph features.
  * Throws on a malformed value so that a typo fails at start-up instead of at the first graph query.
@@ -49,7 +48,7 @@ export function resolveNeo4j(env: Env = process.env): Neo4jChoice {
   }
   return {
     kind: "local",
-    dataDir: resolve(REPO_ROOT, env.NEO4J_LOCAL_DIR || ".neo4j"),
+    dataDir: resolve(env.NEO4J_LOCAL_DIR || join(env.DATA_DIR || "./data", "neo4j")),
     boltPort: parsePort(env.NEO4J_LOCAL_BOLT_PORT),
     password,
     heap: env.NEO4J_LOCAL_HEAP || "512m",

@@ -17,6 +17,9 @@ export function createMemoryQueue(): GraphJobQueue {
 
   return {
     kind: "memory",
+    async ping() {
+      if (closed) throw new Error("the job queue is closed");
+    },
     async enqueue(job) {
       if (closed) throw new Error("the job queue is closed");
       push({ job, deliveries: 0 });

@@ -85,6 +85,10 @@ export async function createNatsQueue(opts: NatsQueueOptions): Promise<GraphJobQ
         },
       };
     },
+    async ping() {
+      if (nc.isClosed()) throw new Error("the NATS connection is closed");
+      await nc.flush();
+    },
     async close() {
       await nc.drain().catch(() => nc.close());
     },

@@ -1,5 +1,5 @@
 import type { Database } from "@ams/db";
-import type { GraphDeps, GraphJobQueue } from "@ams/model";
+import type { GraphDeps, GraphHandle, GraphJobQueue } from "@ams/model";
 import neo4j, { type Driver } from "neo4j-driver";
 import { type GraphConfig, parseGraphEnv } from "./env.ts";
 import { type LocalNeo4j, startLocalNeo4j } from "./local-neo4j.ts";
@@ -111,6 +111,93 @@ export async function createGraphRuntime(opts: {
       await queue?.close();
       await driver.close();
       await local?.stop();
+    },
+  };
+}
+
+export type BackgroundGraph = {
+  /** For the tenant: undefined until the graph is ready; then the same deps createGraphRuntime returns. */
+  handle: GraphHandle;
+  /** Health probes: undefined when graph features are off (reported "not configured"). */
+  health: { queue?: () => Promise<void>; graph?: () => Promise<void> };
+  /** One line for the start-up banner. */
+  summary: string;
+  /** Resolves when the runtime is ready or has failed (for tests and orderly shutdown). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+};
+
+/**
+ * createGraphRuntime without holding up the HTTP server: a local Neo4j takes seconds to start (minutes the very
+ * first time, while Maven fetches it). Until it is up the graph routes answer 503 "starting"; if it fails they answer
+ * 503 with the reason, and the rest of the service is unaffected.
+ */
+export function startGraphInBackground(opts: {
+  database: Database;
+  env?: Record<string, string | undefined>;
+  worker?: boolean;
+  log?: (message: string) => void;
+}): BackgroundGraph {
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? ((m: string) => console.log(`[graph] ${m}`));
+  let choice: ReturnType<typeof resolveNeo4j>;
+  try {
+    choice = resolveNeo4j(env);
+  } catch (err) {
+    // A malformed NEO4J_* value is a configuration error: fail the start, as every other bad setting does.
+    throw new Error(`graph: ${(err as Error).message}`);
+  }
+  if (choice.kind === "none") {
+    const message = choice.message;
+    return {
+      handle: {
+        get: () => undefined,
+        unavailable: () => `Graph features are not enabled on this deployment. ${message}`,
+      },
+      health: {},
+      summary: "graph off (no Neo4j)",
+      ready: Promise.resolve(),
+      async close() {},
+    };
+  }
+  let runtime: GraphRuntime | undefined;
+  let failure: string | undefined;
+  let closed = false;
+  const ready = createGraphRuntime({ ...opts, env, log }).then(
+    async (r) => {
+      if (closed) return r.close();
+      runtime = r;
+    },
+    (err: unknown) => {
+      failure = (err as Error).message;
+      log(`graph features are unavailable: ${failure}`);
+    },
+  );
+  const notReady = () =>
+    failure
+      ? `The graph database could not be started: ${failure}`
+      : "The graph database is starting; try again in a moment";
+  const where = choice.kind === "local" ? `local Neo4j in ${choice.dataDir}` : choice.url;
+  return {
+    handle: { get: () => runtime?.graph, unavailable: notReady },
+    health: {
+      graph: async () => {
+        const graph = runtime?.graph;
+        if (!graph) throw new Error(notReady());
+        await graph.driver.verifyConnectivity({ database: graph.database });
+      },
+      queue: async () => {
+        const graph = runtime?.graph;
+        if (!graph) throw new Error(notReady());
+        await graph.queue.ping();
+      },
+    },
+    summary: `graph: ${where} (starting in the background)`,
+    ready,
+    async close() {
+      closed = true;
+      await ready;
+      await runtime?.close();
     },
   };
 }

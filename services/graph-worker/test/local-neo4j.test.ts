@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import neo4j, { type Driver } from "neo4j-driver";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type LocalNeo4j, startLocalNeo4j } from "../src/local-neo4j.ts";
@@ -23,15 +23,19 @@ describe("resolveNeo4j", () => {
     expect(choice.kind === "none" && choice.message).toMatch(/java and mvn not found.*NEO4J_URL/);
   });
 
-  test.skipIf(missingJavaTools().length > 0)("without NEO4J_URL but with Java and Maven it is local", () => {
+  // Java 17 and Maven are part of the test setup (scripts/ensure-test-services.sh installs them).
+  test("without NEO4J_URL but with Java and Maven it is local, under DATA_DIR", () => {
+    expect(missingJavaTools()).toEqual([]);
     const choice = resolveNeo4j({ PATH: process.env.PATH, JAVA_HOME: process.env.JAVA_HOME });
-    expect(choice).toMatchObject({ kind: "local", heap: "512m", pageCache: "128m" });
+    expect(choice).toMatchObject({ kind: "local", heap: "512m", pageCache: "128m", dataDir: resolve("data/neo4j") });
+    const moved = resolveNeo4j({ PATH: process.env.PATH, JAVA_HOME: process.env.JAVA_HOME, DATA_DIR: "/srv/ams" });
+    expect(moved).toMatchObject({ dataDir: "/srv/ams/neo4j" });
   });
 });
 
 const PASSWORD = "first-password";
 
-describe.skipIf(missingJavaTools().length > 0)("local Neo4j started from Maven Central artifacts", () => {
+describe("local Neo4j started from Maven Central artifacts", () => {
   let dataDir: string;
   let server: LocalNeo4j;
   let driver: Driver;

@@ -1,5 +1,5 @@
 import type { Database } from "@ams/db";
-import type { GraphDeps } from "@ams/model";
+import type { GraphProvider } from "@ams/model";
 import { AppError, type ServiceTokens } from "@ams/shared";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
@@ -31,7 +31,7 @@ export type TenantDeps = {
   /** The icon-pack plugins loaded at start-up (loadPluginRegistry); none means no plugins and type icons only. */
   plugins?: PluginRegistry;
   /** Neo4j and the rebuild queue; absent: rebuild, explore and panels answer 503 saying how to enable them. */
-  graph?: GraphDeps;
+  graph?: GraphProvider;
   /** Where the provisioned dashboards' files are (default services/tenant/dashboards). */
   dashboardsDir?: string;
 };

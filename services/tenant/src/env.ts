@@ -24,12 +24,29 @@ export const TenantEnv = z.object({
 });
 export type TenantConfig = z.infer<typeof TenantEnv>;
 
-export function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv = process.env): z.infer<T> {
+/** The settings of the model routes themselves, which the standalone process reads too. */
+export const TenantModelEnv = TenantEnv.pick({
+  UPLOAD_LIMIT_MB: true,
+  JSON_BODY_LIMIT_KB: true,
+  PLUGINS_DIR: true,
+  IMPORT_PATHS: true,
+});
+
+/** Like parseEnv, but throws (with every bad setting named) instead of exiting: for callers that report it. */
+export function readEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv = process.env): z.infer<T> {
   const result = schema.safeParse(env);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    console.error(`Invalid configuration:\n${lines}`);
-    process.exit(1);
+    throw new Error(`Invalid configuration:\n${lines}`);
   }
   return result.data;
+}
+
+export function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv = process.env): z.infer<T> {
+  try {
+    return readEnv(schema, env);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
 }

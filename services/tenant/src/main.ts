@@ -1,4 +1,5 @@
 import { openDatabase } from "@ams/db";
+import { startGraphInBackground } from "@ams/graph-worker";
 import { loadPluginRegistry } from "@ams/model";
 import { createServiceTokens } from "@ams/shared";
 import { serve } from "@hono/node-server";
@@ -9,8 +10,11 @@ import { parseEnv, TenantEnv } from "./env.ts";
 const env = parseEnv(TenantEnv);
 const database = await openDatabase({ url: env.DATABASE_URL, dataDir: `${env.DATA_DIR}/pglite` });
 const plugins = await loadPluginRegistry({ database, root: env.PLUGINS_DIR });
+// With NATS_URL the jobs go to the graph-worker service; without it this process runs them on its in-process queue.
+const graph = startGraphInBackground({ database });
 const app = createTenantApp({
   plugins,
+  graph: graph.handle,
   database,
   tokens: createServiceTokens(env.TENANT_JWT_SECRET),
   uploadLimit: env.UPLOAD_LIMIT_MB * 1024 * 1024,
@@ -18,10 +22,13 @@ const app = createTenantApp({
   importRoots: env.IMPORT_PATHS,
 });
 const server = serve({ fetch: app.fetch, port: env.TENANT_PORT });
-console.log(`tenant listening on :${env.TENANT_PORT} (${database.kind})`);
+console.log(`tenant listening on :${env.TENANT_PORT} (${database.kind}, ${graph.summary})`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     server.close();
-    void database.close().then(() => process.exit(0));
+    void graph
+      .close()
+      .then(() => database.close())
+      .then(() => process.exit(0));
   });
 }

@@ -20,6 +20,8 @@ export interface GraphJobQueue {
   enqueue(job: GraphJob): Promise<void>;
   /** Runs handler for each delivered job, one at a time, until stop(). */
   consume(handler: (delivery: JobDelivery) => Promise<JobOutcome>): Promise<{ stop(): Promise<void> }>;
+  /** Resolves when the queue can take jobs (a NATS round trip; always for the in-process queue). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,3 +38,12 @@ export type GraphDeps = {
   /** Neo4j database name (NEO4J_DATABASE), default the server's default. */
   database?: string;
 };
+
+/**
+ * Graph deps that may arrive after start-up: a local Neo4j takes seconds to start, and the HTTP server does not wait
+ * for it. `get()` is undefined until the graph is ready (or when it never will be); `unavailable()` says why.
+ */
+export type GraphHandle = { get(): GraphDeps | undefined; unavailable(): string };
+
+/** What a service hands its graph routes: ready deps, a handle to deps still starting, or nothing. */
+export type GraphProvider = GraphDeps | GraphHandle | undefined;

@@ -153,6 +153,11 @@ async function insertRows(database: Database, tx: DbOrTx, ws: string, table: Tab
 
 /** Replaces the workspace's whole model by the document, inside the caller's transaction. */
 export async function replaceModel(database: Database, tx: DbOrTx, ws: string, doc: ModelDocument) {
+  // Foreign-key checks run as plans cached per connection. One cached while the referenced table was tiny (a fresh
+  // deployment, a test database) is a sequential scan, and a pooled connection would reuse it for every row of a
+  // large import: 100k connections x 200k relationships. Dropping the cached plans makes the checks of this bulk
+  // write plan against the tables as they are now (index lookups); they are re-planned once, not per row.
+  await database.rows(sql`discard plans`, tx);
   // Children first where foreign keys would otherwise cascade row by row.
   for (const table of [
     "property_values",

@@ -140,6 +140,7 @@ export const routeTable: readonly RouteRule[] = [
   model("GET", "/api/export"),
   model("GET", "/api/export/zip"),
   model("POST", "/api/export/neo4j", "graph:rebuild"),
+  model("GET", "/api/export/neo4j/jobs/:jobId"),
   model("POST", "/api/import"),
   model("GET", "/api/elements/types"),
   model("GET", "/api/elements"),
@@ -176,7 +177,9 @@ export const routeTable: readonly RouteRule[] = [
   model("DELETE", "/api/property-definitions/:id"),
   model("GET", "/api/dashboards"),
   model("POST", "/api/dashboards", "dashboard:write"),
-  model("GET", "/api/dashboards/admin"),
+  // The admin listing (soft-deleted ones included) is for those who manage dashboards.
+  model("GET", "/api/dashboards/admin", "dashboard:write"),
+  model("GET", "/api/dashboards/schema"),
   model("GET", "/api/dashboards/:dashboardId"),
   model("PUT", "/api/dashboards/:dashboardId", "dashboard:write"),
   model("DELETE", "/api/dashboards/:dashboardId", "dashboard:write"),

@@ -8,6 +8,20 @@ import type { Credentials, Harness } from "./harness.ts";
 export type Home = { org: string; ws: string };
 export type Prepared = { path: string; body?: unknown; raw?: string; headers?: Record<string, string> };
 
+/** A dashboard with one table panel, valid for every organization. */
+export const dashboardDefinition = (title: string) => ({
+  title,
+  panels: [
+    {
+      panelInstanceId: "names",
+      title: "Names",
+      visualization: "core/table",
+      query: "MATCH (e:Element) RETURN e.name AS name LIMIT 5",
+      layout: { x: 0, y: 0, w: 6, h: 4 },
+    },
+  ],
+});
+
 const MINIMAL_MODEL = `<?xml version="1.0" encoding="UTF-8"?>
 <model xmlns="http://www.opengroup.org/xsd/archimate/3.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" identifier="id-imported">
   <name xml:lang="en">Imported</name>
@@ -50,6 +64,11 @@ export function createFixtures(h: Harness, ownerToken: string) {
       const a = await f.node(view);
       const b = await f.node(view);
       return { view, connection: await post(`/api/views/${view}/connections`, { source: a.node, target: b.node }) };
+    },
+    async dashboard() {
+      const res = await h.call("POST", "/api/dashboards", { as, body: dashboardDefinition(unique("D")) });
+      if (res.status !== 201) throw new Error(`fixture dashboard: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { dashboardId: string }).dashboardId;
     },
     propertyDefinition: () => post("/api/property-definitions", { name: unique("P"), type: "string" }),
     async workspace(org: string) {

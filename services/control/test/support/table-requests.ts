@@ -1,5 +1,5 @@
 import type { RouteRule } from "../../src/gateway/routes.ts";
-import type { Fixtures, Home, Prepared } from "./table-fixtures.ts";
+import { dashboardDefinition, type Fixtures, type Home, type Prepared } from "./table-fixtures.ts";
 
 export type Caller = { home: Home; userId: string | null; password: string | null };
 type Builder = (f: Fixtures, caller: Caller, real: boolean) => Promise<Prepared>;
@@ -184,14 +184,19 @@ export const requests: Record<string, Builder> = {
     }),
   "DELETE /api/property-definitions/:id": async (f, _c, real) =>
     p(`/api/property-definitions/${real ? await f.propertyDefinition() : missing}`),
+  "GET /api/export/neo4j/jobs/:jobId": async () => p(`/api/export/neo4j/jobs/${crypto.randomUUID()}`),
   "GET /api/dashboards": async () => p("/api/dashboards"),
-  "POST /api/dashboards": async () => p("/api/dashboards", { title: "Table", panels: [] }),
+  "GET /api/dashboards/schema": async () => p("/api/dashboards/schema"),
+  "POST /api/dashboards": async () => p("/api/dashboards", dashboardDefinition("Table")),
   "GET /api/dashboards/admin": async () => p("/api/dashboards/admin"),
-  "GET /api/dashboards/:dashboardId": async () => p(`/api/dashboards/${missing}`),
-  "PUT /api/dashboards/:dashboardId": async () => p(`/api/dashboards/${missing}`, { title: "T", panels: [] }),
-  "DELETE /api/dashboards/:dashboardId": async () => p(`/api/dashboards/${missing}`),
-  "GET /api/dashboards/:dashboardId/panels/:panelInstanceId": async () =>
-    p(`/api/dashboards/${missing}/panels/${missing}`),
+  "GET /api/dashboards/:dashboardId": async (f, _c, real) =>
+    p(`/api/dashboards/${real ? await f.dashboard() : missing}`),
+  "PUT /api/dashboards/:dashboardId": async (f, _c, real) =>
+    p(`/api/dashboards/${real ? await f.dashboard() : missing}`, dashboardDefinition("Table v2")),
+  "DELETE /api/dashboards/:dashboardId": async (f, _c, real) =>
+    p(`/api/dashboards/${real ? await f.dashboard() : missing}`),
+  "GET /api/dashboards/:dashboardId/panels/:panelInstanceId": async (f, _c, real) =>
+    p(`/api/dashboards/${real ? await f.dashboard() : missing}/panels/names`),
   "GET /api/panel-visualizations": async () => p("/api/panel-visualizations"),
   "POST /api/explore": async () => p("/api/explore", { query: "MATCH (n) RETURN count(n)", parameters: {} }),
   "GET /api/plugins": async () => p("/api/plugins"),

@@ -5,7 +5,7 @@ import {
   DashboardDefinition,
   dashboardJsonSchema,
   deleteDashboard,
-  type GraphDeps,
+  type GraphProvider,
   getDashboard,
   listDashboards,
   listDashboardsAdmin,
@@ -41,7 +41,7 @@ const PanelParams = DashboardParam.extend({
 
 export type DashboardRouteDeps = {
   database: Database;
-  graph?: GraphDeps;
+  graph?: GraphProvider;
   dashboardsDir?: string;
   log?: (err: unknown) => void;
 };

@@ -1,4 +1,4 @@
-import { explore, type GraphDeps } from "@ams/model";
+import { explore, type GraphProvider } from "@ams/model";
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireGraph } from "./graph.ts";
 import { jsonBody, jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
@@ -36,7 +36,7 @@ export const QueryResult = z
   })
   .openapi("QueryResult");
 
-export function registerExploreRoutes(app: TenantApp, graph: GraphDeps | undefined) {
+export function registerExploreRoutes(app: TenantApp, graph: GraphProvider) {
   app.openapi(
     createRoute({
       method: "post",

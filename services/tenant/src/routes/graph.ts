@@ -1,16 +1,22 @@
 import { ENABLE_GRAPH_HINT } from "@ams/graph-worker";
-import { type GraphDeps, getRebuildJob, requestRebuild } from "@ams/model";
+import { type GraphDeps, type GraphProvider, getRebuildJob, requestRebuild } from "@ams/model";
 import { AppError } from "@ams/shared";
 import { createRoute, z } from "@hono/zod-openapi";
 import { jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
 
 const tags = ["Graph"];
 
-/** The graph routes' answer when no Neo4j is configured: 503 saying how to enable graph features. */
-export function requireGraph(graph: GraphDeps | undefined): GraphDeps {
+/**
+ * The graph deps of a request, or 503: saying how to enable graph features when no Neo4j is configured, or why the
+ * graph is not ready yet (a local Neo4j still starting, or one that failed to start).
+ */
+export function requireGraph(graph: GraphProvider): GraphDeps {
   if (!graph)
     throw new AppError("UNAVAILABLE", `Graph features are not enabled on this deployment. ${ENABLE_GRAPH_HINT}`);
-  return graph;
+  if ("driver" in graph) return graph;
+  const ready = graph.get();
+  if (!ready) throw new AppError("UNAVAILABLE", graph.unavailable());
+  return ready;
 }
 
 export const GraphJob = z
@@ -37,7 +43,7 @@ export const GraphJob = z
   })
   .openapi("GraphJob");
 
-export function registerGraphRoutes(app: TenantApp, graph: GraphDeps | undefined) {
+export function registerGraphRoutes(app: TenantApp, graph: GraphProvider) {
   app.openapi(
     createRoute({
       method: "post",
