@@ -32,6 +32,12 @@ export function report(name: string, value: number, floor: number | null, target
   );
 }
 
+/** A target that is not a time (a count, a size): its line as given, counted in the summary like the others. */
+export function verdict(name: string, line: string, ok: boolean) {
+  verdicts.push({ name, ok });
+  console.log(`${ok ? "PASS" : "MISS"}  ${line}`);
+}
+
 export function section(title: string) {
   console.log(`\n== ${title}`);
 }

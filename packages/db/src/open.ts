@@ -58,9 +58,12 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       // Outside a transaction, statements run as named prepared statements: drizzle's execute() sends unnamed
       // ones, which PostgreSQL plans anew every time (several times slower for the hot single-row lookups).
       // The client is drizzle's, whose json/jsonb serializers pass our JSON text through unchanged.
-      if (on === db) {
+      // Inside a transaction the same, on the transaction's own postgres.js connection (drizzle keeps it as
+      // session.client); statements issued together (Promise.all) are then pipelined on that connection.
+      const target = on === db ? client : (on as unknown as { session?: { client?: postgres.Sql } }).session?.client;
+      if (target) {
         const { sql: text, params } = dialect.sqlToQuery(query);
-        return (await client.unsafe(text, params as never[], { prepare: true })) as unknown as never[];
+        return (await target.unsafe(text, params as never[], { prepare: true })) as unknown as never[];
       }
       return (await on.execute(query)) as unknown as never[];
     },

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { I18n, NodeStyle } from "../types.ts";
@@ -41,5 +42,8 @@ export const viewNodes = pgTable(
     ),
     index("view_nodes_ws_view_idx").on(t.workspaceId, t.viewId, t.ord),
     index("view_nodes_ws_element_idx").on(t.workspaceId, t.elementId),
+    // The parent foreign key's cascade looks children up by parent: without it, deleting a view's nodes (a node,
+    // a view, an import replacing the model) scans the workspace's nodes once per deleted node.
+    index("view_nodes_ws_parent_idx").on(t.workspaceId, t.parentId).where(sql`parent_id is not null`),
   ],
 );

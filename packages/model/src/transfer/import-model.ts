@@ -1,7 +1,31 @@
+import type { Database } from "@ams/db";
 import { sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import type { ModelDocument } from "../exchange/document.ts";
 import { parseExchange } from "../exchange/parse.ts";
 import { replaceModel } from "../store/write-document.ts";
+
+/** Below this many rows an import cannot move a table's size enough to mislead the planner. */
+const ANALYZE_FROM_ROWS = 1000;
+
+/**
+ * A bulk import changes the model tables by thousands of rows at once; autovacuum notices only up to a minute later.
+ * Until then the planner works from the old sizes and, worse, plans cached on the small tables (sequential scans)
+ * stay in use: the first renders and lists after an import would scan whole tables. ANALYZE refreshes the
+ * statistics and invalidates those cached plans.
+ */
+export async function refreshPlannerStatistics(database: Database, document: ModelDocument) {
+  const rows =
+    document.elements.length +
+    document.relationships.length +
+    document.nodes.length +
+    document.connections.length +
+    document.properties.length;
+  if (rows < ANALYZE_FROM_ROWS) return;
+  await database.rows(
+    sql`analyze elements, relationships, views, view_nodes, connections, property_values, property_definitions, folders`,
+  );
+}
 
 export type ImportResult = {
   elements: number;
@@ -30,6 +54,7 @@ export async function importModel({
     await ctx.database.rows(sql`select id from workspaces where id = ${ws} for update`, tx);
     await replaceModel(ctx.database, tx, ws, document);
   });
+  await refreshPlannerStatistics(ctx.database, document);
   return {
     elements: document.elements.length,
     relationships: document.relationships.length,

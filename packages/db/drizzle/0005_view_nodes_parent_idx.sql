@@ -1,0 +1,1 @@
+CREATE INDEX "view_nodes_ws_parent_idx" ON "view_nodes" USING btree ("workspace_id","parent_id") WHERE parent_id is not null;
