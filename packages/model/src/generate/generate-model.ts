@@ -9,6 +9,11 @@ export type GenerateOptions = {
   /** Element nodes per view (default 20). */
   nodesPerView?: number;
   seed?: number;
+  /**
+   * Give elements properties as real models have them (default false): every element an "Owner" (string), every
+   * third a "Cost" (number), every fifth a "Lifecycle" (string).
+   */
+  properties?: boolean;
 };
 
 /** Small deterministic PRNG (mulberry32): the same options always give the same model. */
@@ -140,15 +145,33 @@ export function generateModel(opts: GenerateOptions): ModelDocument {
       }
     }
   }
+  const propertyDefinitions: ModelDocument["propertyDefinitions"] = [];
+  const properties: ModelDocument["properties"] = [];
+  if (opts.properties) {
+    propertyDefinitions.push(
+      { id: "pd-owner", ord: 0, name: "Owner", type: "string", isSystem: false, i18n: null },
+      { id: "pd-cost", ord: 1, name: "Cost", type: "number", isSystem: false, i18n: null },
+      { id: "pd-lifecycle", ord: 2, name: "Lifecycle", type: "string", isSystem: false, i18n: null },
+    );
+    const LIFECYCLE = ["Plan", "Active", "Retiring", "Retired"];
+    for (let i = 0; i < n; i++) {
+      const prop = (ord: number, definitionId: string, value: string) =>
+        properties.push({ ownerKind: "element", ownerId: `e-${i}`, ord, definitionId, value, i18n: null });
+      let ord = 0;
+      prop(ord++, "pd-owner", `Team ${i % 37}`);
+      if (i % 3 === 0) prop(ord++, "pd-cost", String((i * 7919) % 100_000));
+      if (i % 5 === 0) prop(ord++, "pd-lifecycle", LIFECYCLE[i % LIFECYCLE.length]!);
+    }
+  }
   return {
     model: { name: `Generated model (${n} elements)` },
-    propertyDefinitions: [],
+    propertyDefinitions,
     elements,
     relationships,
     views,
     nodes,
     connections,
-    properties: [],
+    properties,
     folders: [],
   };
 }

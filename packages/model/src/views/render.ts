@@ -6,7 +6,11 @@ import { renderViewSvg } from "../render/render-view.ts";
 import type { RenderConnection, RenderInput, RenderNode } from "../render/types.ts";
 import { getViewRow } from "./internal.ts";
 
-/** Reads only this view's rows (nodes with their elements, connections with their relationships) in three queries. */
+/**
+ * Reads only this view's rows (nodes with their elements, connections with their relationships) in three queries.
+ * The joins are LATERAL ... LIMIT 1 on purpose: one primary-key lookup per node or connection, whatever the size of
+ * the model, where a plain join lets the planner hash whole small tables (cheap today, but proportional to the model).
+ */
 export async function loadRenderInput(
   database: Database,
   ws: string,
@@ -19,7 +23,8 @@ export async function loadRenderInput(
       sql`select n.id, n.kind, n.x, n.y, n.w, n.h, n.parent_id as "parentId", n.label, n.style,
             e.type as etype, e.name as ename, pv.value as icon
           from view_nodes n
-          left join elements e on e.workspace_id = n.workspace_id and e.id = n.element_id
+          left join lateral (select type, name from elements e where e.workspace_id = n.workspace_id
+            and e.id = n.element_id limit 1) e on true
           left join lateral (select value from property_values v where v.workspace_id = n.workspace_id
             and v.owner_kind = 'element' and v.owner_id = n.element_id and v.definition_id = ${SYSTEM_ICON_PACK_ID}
             order by v.ord limit 1) pv on true
@@ -38,7 +43,8 @@ export async function loadRenderInput(
       sql`select c.id, c.kind, c.source_id as "sourceId", c.target_id as "targetId", c.bendpoints, c.label, c.style,
             r.type as rtype, r.name as rname, r.access_type as access, r.is_directed as directed, r.influence_strength as strength
           from connections c
-          left join relationships r on r.workspace_id = c.workspace_id and r.id = c.relationship_id
+          left join lateral (select type, name, access_type, is_directed, influence_strength from relationships r
+            where r.workspace_id = c.workspace_id and r.id = c.relationship_id limit 1) r on true
           where c.workspace_id = ${ws} and c.view_id = ${viewId} order by c.ord`,
       on,
     ),
