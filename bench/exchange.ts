@@ -13,6 +13,8 @@ import {
   generateModel,
   importModel,
   loadRenderInput,
+  MODEL_TABLE_ORDER,
+  MODEL_TABLES,
   type ModelDocument,
   parseExchange,
   type RequestContext,
@@ -32,116 +34,12 @@ import { report, type Stats, section, verdict } from "./lib.ts";
  * The 100k import runs in a child process (cold, like a server's first big upload) so its peak RSS can be read.
  */
 
-const MODEL_TABLES = [
-  "property_definitions",
-  "elements",
-  "relationships",
-  "views",
-  "view_nodes",
-  "connections",
-  "property_values",
-  "folders",
-];
+const TABLE_NAMES = MODEL_TABLE_ORDER.map((key) => MODEL_TABLES[key].name);
 
-/** Document collection -> table and column -> row field, in foreign-key order: the bare COPY floor's own mapping. */
-const COPY_TABLES: [keyof Omit<ModelDocument, "model">, string, Record<string, string>][] = [
-  [
-    "propertyDefinitions",
-    "property_definitions",
-    { id: "id", ord: "ord", name: "name", type: "type", is_system: "isSystem", i18n: "i18n" },
-  ],
-  [
-    "elements",
-    "elements",
-    { id: "id", ord: "ord", type: "type", name: "name", documentation: "documentation", i18n: "i18n" },
-  ],
-  [
-    "relationships",
-    "relationships",
-    {
-      id: "id",
-      ord: "ord",
-      type: "type",
-      source_id: "sourceId",
-      target_id: "targetId",
-      name: "name",
-      documentation: "documentation",
-      is_directed: "isDirected",
-      access_type: "accessType",
-      influence_strength: "influenceStrength",
-      i18n: "i18n",
-    },
-  ],
-  [
-    "views",
-    "views",
-    { id: "id", ord: "ord", name: "name", viewpoint: "viewpoint", documentation: "documentation", i18n: "i18n" },
-  ],
-  [
-    "nodes",
-    "view_nodes",
-    {
-      id: "id",
-      view_id: "viewId",
-      parent_id: "parentId",
-      ord: "ord",
-      kind: "kind",
-      element_id: "elementId",
-      x: "x",
-      y: "y",
-      w: "w",
-      h: "h",
-      label: "label",
-      documentation: "documentation",
-      i18n: "i18n",
-      style: "style",
-    },
-  ],
-  [
-    "connections",
-    "connections",
-    {
-      id: "id",
-      view_id: "viewId",
-      ord: "ord",
-      kind: "kind",
-      relationship_id: "relationshipId",
-      source_id: "sourceId",
-      target_id: "targetId",
-      bendpoints: "bendpoints",
-      label: "label",
-      documentation: "documentation",
-      i18n: "i18n",
-      style: "style",
-    },
-  ],
-  [
-    "properties",
-    "property_values",
-    {
-      owner_kind: "ownerKind",
-      owner_id: "ownerId",
-      ord: "ord",
-      definition_id: "definitionId",
-      value: "value",
-      i18n: "i18n",
-    },
-  ],
-  [
-    "folders",
-    "folders",
-    {
-      id: "id",
-      parent_id: "parentId",
-      ord: "ord",
-      identifier: "identifier",
-      label: "label",
-      documentation: "documentation",
-      ref_id: "refId",
-      i18n: "i18n",
-    },
-  ],
-];
+/** Document collection, table and column -> row field, in foreign-key order: the import's own mapping. */
+const COPY_TABLES = MODEL_TABLE_ORDER.map(
+  (key) => [key, MODEL_TABLES[key].name, MODEL_TABLES[key].columns as Record<string, string>] as const,
+);
 
 const copyField = (v: unknown): string => {
   if (v === null || v === undefined) return "\\N";
@@ -493,7 +391,7 @@ export async function benchExchange() {
     const ctx = contextFor(database, org!.id, main);
     // A running deployment's autovacuum keeps statistics current; a database created a second ago has none, and
     // PostgreSQL's cached foreign-key check plans then scan a whole workspace per row. Measure the steady state.
-    const analyze = () => bare.unsafe(`vacuum analyze ${MODEL_TABLES.join(", ")}`);
+    const analyze = () => bare.unsafe(`vacuum analyze ${TABLE_NAMES.join(", ")}`);
 
     // ---------------------------------------------------------------- ArchiMetal-sized
     const small = withLargeView(
@@ -604,7 +502,7 @@ export async function benchExchange() {
     );
     const parsedBig = parseExchange(bigXml).document;
     const bigRows = rowCount(parsedBig);
-    const truncate = () => bare.unsafe(`truncate ${MODEL_TABLES.join(", ")}`);
+    const truncate = () => bare.unsafe(`truncate ${TABLE_NAMES.join(", ")}`);
     const rss: number[] = [];
 
     const heavy = await interleave(

@@ -1,5 +1,5 @@
 import type { Database } from "@ams/db";
-import { AppError, type Capability, type OrgRole, roleHas } from "@ams/shared";
+import { AppError, type Capability, type OrgRole, roleHas, type ServiceClaims } from "@ams/shared";
 
 /**
  * Who is calling and on what: built by each surface from the verified inter-service token.
@@ -16,6 +16,24 @@ export type RequestContext = {
   /** Resolves `Service Plugin IconPack` values to icons for rendering (the plugin registry); none means type icons. */
   resolveIcon?: (value: string) => { href: string } | { svg: string } | undefined;
 };
+
+/** The context of a request the gateway signed: who, where and with which role, from the service token's claims. */
+export function contextFromClaims(
+  database: Database,
+  claims: ServiceClaims,
+  resolveIcon?: RequestContext["resolveIcon"],
+): RequestContext {
+  return {
+    database,
+    userId: claims.userId,
+    username: claims.username,
+    organizationId: claims.organizationId,
+    workspaceId: claims.workspaceId,
+    role: claims.role,
+    platformAdmin: claims.platformAdmin,
+    resolveIcon,
+  };
+}
 
 export type Verb<I = undefined> = { ctx: RequestContext; input: I };
 

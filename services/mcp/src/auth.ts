@@ -1,5 +1,5 @@
 import type { Database } from "@ams/db";
-import type { RequestContext } from "@ams/model";
+import { contextFromClaims, type RequestContext } from "@ams/model";
 import { AppError, type ServiceTokens } from "@ams/shared";
 import type { ToolCall } from "./tools/define.ts";
 
@@ -23,15 +23,6 @@ export async function authenticate(
   });
   return {
     claims,
-    ctx: {
-      database,
-      userId: claims.userId,
-      username: claims.username,
-      organizationId: claims.organizationId,
-      workspaceId: claims.workspaceId,
-      role: claims.role,
-      platformAdmin: claims.platformAdmin,
-      resolveIcon: deps.resolveIcon,
-    },
+    ctx: contextFromClaims(database, claims, deps.resolveIcon),
   };
 }

@@ -13,7 +13,8 @@ type Table = {
   json?: string[];
 };
 
-const TABLES = {
+/** Document collection -> table and its column -> row field mapping (also the bench's COPY floor). */
+export const MODEL_TABLES = {
   propertyDefinitions: {
     name: "property_definitions",
     columns: { id: "id", ord: "ord", name: "name", type: "type", is_system: "isSystem", i18n: "i18n" },
@@ -112,7 +113,7 @@ const TABLES = {
 } satisfies Record<Exclude<keyof ModelDocument, "model">, Table>;
 
 /** Insertion order respects the foreign keys: definitions before values, elements before nodes, parents before children. */
-const ORDER = [
+export const MODEL_TABLE_ORDER = [
   "propertyDefinitions",
   "elements",
   "relationships",
@@ -176,6 +177,6 @@ export async function replaceModel(database: Database, tx: DbOrTx, ws: string, d
     tx,
   );
   // Nested nodes reference their parent: parents must be inserted first, which document order (depth-first) gives.
-  for (const key of ORDER) await insertRows(database, tx, ws, TABLES[key], doc[key]);
+  for (const key of MODEL_TABLE_ORDER) await insertRows(database, tx, ws, MODEL_TABLES[key], doc[key]);
   await ensureSystemDefinitions(database, ws, tx);
 }

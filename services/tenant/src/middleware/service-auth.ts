@@ -1,5 +1,5 @@
 import type { Database } from "@ams/db";
-import type { RequestContext } from "@ams/model";
+import { contextFromClaims, type RequestContext } from "@ams/model";
 import { AppError, type ServiceTokens } from "@ams/shared";
 import type { MiddlewareHandler } from "hono";
 
@@ -18,16 +18,7 @@ export function verifyServiceToken(
     const token = c.req.header(SERVICE_TOKEN_HEADER);
     if (!token) throw new AppError("UNAUTHENTICATED", "This service accepts only requests forwarded by the gateway");
     const claims = await tokens.verify(token, "tenant");
-    c.set("ctx", {
-      database,
-      userId: claims.userId,
-      username: claims.username,
-      organizationId: claims.organizationId,
-      workspaceId: claims.workspaceId,
-      role: claims.role,
-      platformAdmin: claims.platformAdmin,
-      resolveIcon,
-    });
+    c.set("ctx", contextFromClaims(database, claims, resolveIcon));
     await next();
   };
 }
