@@ -49,3 +49,24 @@ export function summary(): number {
   );
   return missed.length;
 }
+
+/** Like measure(), for several operations run in turn in every round (the order rotates), one Stats each. */
+export async function interleaved(
+  fns: (() => Promise<unknown>)[],
+  opts: { iterations: number; warmup: number },
+): Promise<Stats[]> {
+  const times = fns.map(() => [] as number[]);
+  for (let round = 0; round < opts.warmup + opts.iterations; round++) {
+    for (let k = 0; k < fns.length; k++) {
+      const which = (round + k) % fns.length;
+      const t = performance.now();
+      await fns[which]!();
+      if (round >= opts.warmup) times[which]!.push(performance.now() - t);
+    }
+  }
+  return times.map((list) => {
+    list.sort((a, b) => a - b);
+    const at = (q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))]!;
+    return { median: at(0.5), p99: at(0.99), mean: list.reduce((a, b) => a + b, 0) / list.length, n: list.length };
+  });
+}

@@ -8,7 +8,7 @@ import { generateModel, replaceModel } from "@ams/model";
 import { createServiceTokens } from "@ams/shared";
 import { createTenantApp } from "@ams/tenant";
 import { serve } from "@hono/node-server";
-import { report, type Stats, section } from "./lib.ts";
+import { interleaved, report, section } from "./lib.ts";
 
 const SECRET = "bench-secret-bench-secret-bench-secret!!";
 
@@ -121,25 +121,4 @@ export async function benchMcp() {
     server.close();
     await database.drop();
   }
-}
-
-/** Like measure(), for several operations run in turn in every round (the order rotates), one Stats each. */
-async function interleaved(
-  fns: (() => Promise<unknown>)[],
-  opts: { iterations: number; warmup: number },
-): Promise<Stats[]> {
-  const times = fns.map(() => [] as number[]);
-  for (let round = 0; round < opts.warmup + opts.iterations; round++) {
-    for (let k = 0; k < fns.length; k++) {
-      const which = (round + k) % fns.length;
-      const t = performance.now();
-      await fns[which]!();
-      if (round >= opts.warmup) times[which]!.push(performance.now() - t);
-    }
-  }
-  return times.map((list) => {
-    list.sort((a, b) => a - b);
-    const at = (q: number) => list[Math.min(list.length - 1, Math.floor(q * list.length))]!;
-    return { median: at(0.5), p99: at(0.99), mean: list.reduce((a, b) => a + b, 0) / list.length, n: list.length };
-  });
 }

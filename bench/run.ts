@@ -1,4 +1,5 @@
 import { benchExchange } from "./exchange.ts";
+import { benchGateway } from "./gateway.ts";
 import { benchGraph } from "./graph.ts";
 import { summary } from "./lib.ts";
 import { benchMcp } from "./mcp.ts";
@@ -9,6 +10,7 @@ const only = process.argv[2];
 const suites: Record<string, () => Promise<void>> = {
   "model-api": benchModelApi,
   exchange: benchExchange,
+  gateway: benchGateway,
   mcp: benchMcp,
   graph: benchGraph,
 };

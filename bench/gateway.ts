@@ -1,0 +1,150 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createControlApp, createHttpUpstream, devDefaults, parseEnv, seedAccounts } from "@ams/control";
+import { sql } from "@ams/db";
+import { createTestDatabase } from "@ams/db/testing";
+import { generateModel, replaceModel } from "@ams/model";
+import { createServiceTokens, type ServiceClaims } from "@ams/shared";
+import { createTenantApp, SERVICE_TOKEN_HEADER } from "@ams/tenant";
+import { serve } from "@hono/node-server";
+import { interleaved, report, section } from "./lib.ts";
+
+const SECRET = "bench-secret-bench-secret-bench-secret!!";
+const TENANT_MAIN = new URL("../services/tenant/src/main.ts", import.meta.url).pathname;
+
+/**
+ * Issue 4: what the gateway adds to GET /api/elements/:id. Each way is measured beside the same request sent straight
+ * to the tenant (with a service token signed once), interleaved round by round:
+ * - standalone: control and tenant in one process, tenant reached through its fetch function;
+ * - split: the tenant as its own process (services/tenant/src/main.ts), control forwarding over HTTP.
+ * Through the gateway every request authenticates (access JWT cookie or personal API token looked up by SHA-256),
+ * resolves the membership and role, and signs a fresh inter-service token.
+ */
+export async function benchGateway() {
+  const database = await createTestDatabase("ams_bench_gateway");
+  const tokens = createServiceTokens(SECRET);
+  const env = parseEnv({ NODE_ENV: "test", DEMO_SEED: "true", TENANT_JWT_SECRET: SECRET });
+  await seedAccounts(database, env);
+  const tenant = createTenantApp({ database, tokens, log: () => {} });
+  const servers: { close(): void }[] = [];
+  let child: ChildProcess | undefined;
+  const listen = async (fetch: (req: Request) => Response | Promise<Response>) => {
+    const server = serve({ fetch, port: 0, hostname: "127.0.0.1" });
+    servers.push(server);
+    await new Promise((r) => server.once("listening", r));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  try {
+    // The tenant alone, as the split deployment runs it.
+    const tenantPort = 20_000 + Math.floor(Math.random() * 20_000);
+    child = spawn(process.execPath, [TENANT_MAIN], {
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        TENANT_JWT_SECRET: SECRET,
+        TENANT_PORT: String(tenantPort),
+        NEO4J_LOCAL: "false",
+        NATS_URL: "",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    const splitTenant = `http://127.0.0.1:${tenantPort}`;
+    const sameProcessTenant = await listen((req) => tenant.fetch(req));
+    const control = (upstream: "in-process" | "http") =>
+      createControlApp({
+        database,
+        tokens,
+        env,
+        upstreams: {
+          tenant: upstream === "http" ? createHttpUpstream(splitTenant) : { fetch: async (r) => tenant.fetch(r) },
+        },
+        log: { error: () => {} },
+      });
+    const standalone = await listen(control("in-process").fetch);
+    const split = await listen(control("http").fetch);
+
+    const login = await fetch(`${standalone}/api/auth/local/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "archi", password: devDefaults.SEED_ARCHI_PASSWORD }),
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("access_token="))!
+      .split(";")[0]!;
+    const session = <T>(method: string, path: string, body?: unknown) =>
+      fetch(standalone + path, {
+        method,
+        headers: { cookie, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then((r) => r.json() as Promise<T>);
+    const orgs = await session<{ organizations: { id: string }[] }>("GET", "/api/organizations");
+    const organizationId = orgs.organizations[0]!.id;
+    const workspaceId = (await session<{ id: string }>("POST", "/api/workspaces", { name: "Bench" })).id;
+    const { token } = await session<{ token: string }>("POST", "/api/settings/api-tokens", {
+      name: "bench",
+      organization_id: organizationId,
+      workspace_id: workspaceId,
+    });
+    await database.db.transaction((tx) =>
+      replaceModel(database, tx, workspaceId, generateModel({ elements: 565, views: 5 })),
+    );
+    const [{ n }] = await database.rows<{ n: number }>(
+      sql`select count(*)::int as n from elements where workspace_id = ${workspaceId}`,
+    );
+    const [user] = await database.rows<{ id: string }>(sql`select id from users where username = 'archi'`);
+    const claims: ServiceClaims = {
+      userId: user!.id,
+      username: "archi",
+      organizationId,
+      workspaceId,
+      role: "owner",
+      platformAdmin: false,
+      apiTokenId: null,
+    };
+    const direct = { [SERVICE_TOKEN_HEADER]: await tokens.sign(claims, "tenant") };
+    for (let i = 0; i < 100; i++) {
+      if ((await fetch(`${splitTenant}/api/health`).catch(() => null))?.ok) break;
+      await sleep(100);
+    }
+
+    let i = 0;
+    const get = (base: string, headers: Record<string, string>) => async () => {
+      const res = await fetch(`${base}/api/elements/e-${(i++ * 7919) % n}`, { headers });
+      if (res.status !== 200) throw new Error(`${base}: ${res.status} ${await res.text()}`);
+      return res.text();
+    };
+    const bearer = { authorization: `Bearer ${token}` };
+    const withCookie = { cookie };
+
+    for (const [shape, gateway, straight] of [
+      ["standalone", standalone, sameProcessTenant],
+      ["split", split, splitTenant],
+    ] as const) {
+      section(`Gateway hop, ${shape}: GET /api/elements/:id (${n} elements), through control vs straight to tenant`);
+      const [floor, viaCookie, viaToken] = await interleaved(
+        [get(straight, direct), get(gateway, withCookie), get(gateway, bearer)],
+        { iterations: 2000, warmup: 300 },
+      );
+      report(`${shape}: straight to tenant, median`, floor!.median, null, "(the floor)", true);
+      for (const [how, stats] of [
+        ["session cookie", viaCookie!],
+        ["API token", viaToken!],
+      ] as const) {
+        const added = stats.median - floor!.median;
+        report(
+          `${shape}: through control, ${how}, median (+${added.toFixed(2)} ms)`,
+          stats.median,
+          floor!.median,
+          "<= 1 ms added",
+          added <= 1,
+        );
+      }
+    }
+  } finally {
+    for (const server of servers) server.close();
+    child?.kill();
+    await database.drop();
+  }
+}
