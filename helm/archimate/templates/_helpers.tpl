@@ -23,8 +23,10 @@
 readinessProbe:
   httpGet: { path: /api/health, port: http }
   periodSeconds: 10
+# Readiness follows /api/health (503 while a dependency is down); liveness only asks whether the process answers,
+# so an outage of PostgreSQL, NATS or Neo4j takes pods out of rotation without restarting them.
 livenessProbe:
-  httpGet: { path: /api/health, port: http }
+  tcpSocket: { port: http }
   periodSeconds: 30
   failureThreshold: 5
 {{- end -}}
