@@ -5,7 +5,7 @@ import { createServiceTokens } from "@ams/shared";
 import { createTenantApp, SERVICE_TOKEN_HEADER } from "@ams/tenant";
 import { serve } from "@hono/node-server";
 import postgres from "postgres";
-import { measure, report, section } from "./lib.ts";
+import { interleaved, measure, report, type Stats, section } from "./lib.ts";
 
 /** Issue 2: the model REST API on real PostgreSQL, through real HTTP, beside bare postgres.js + JSON. */
 export async function benchModelApi() {
@@ -55,8 +55,11 @@ export async function benchModelApi() {
 
     section("Model API: 565 elements (the ArchiMetal-sized model)");
     await load(565);
-    const list565 = await measure(() => get("/api/elements"), { iterations: 300 });
-    const floor565 = await measure(selectAll, { iterations: 300 });
+    // Interleaved round by round, so load on a shared machine hits the figure and its floor alike.
+    const [list565, floor565] = (await interleaved([() => get("/api/elements"), selectAll], {
+      iterations: 300,
+      warmup: 20,
+    })) as [Stats, Stats];
     report(
       "GET /api/elements, 565 elements, median",
       list565.median,
@@ -70,8 +73,10 @@ export async function benchModelApi() {
     const t0 = performance.now();
     await load(100_000);
     console.log(`      loaded 100k elements + ~200k relationships in ${(performance.now() - t0).toFixed(0)} ms`);
-    const listAll = await measure(() => get("/api/elements"), { iterations: 15, warmup: 3 });
-    const floorAll = await measure(selectAll, { iterations: 15, warmup: 3 });
+    const [listAll, floorAll] = (await interleaved([() => get("/api/elements"), selectAll], {
+      iterations: 25,
+      warmup: 3,
+    })) as [Stats, Stats];
     report(
       "GET /api/elements, 100k elements, median",
       listAll.median,
