@@ -43,7 +43,8 @@ export async function benchModelApi() {
     const get = async (path: string) => {
       const res = await fetch(base + path, { headers: await headers() });
       if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
-      return res.text();
+      // The whole body received; decoding it into a string is the client's business, not the server's figure.
+      return res.arrayBuffer();
     };
     const load = async (n: number) =>
       database.db.transaction((tx) => replaceModel(database, tx, ws!.id, generateModel({ elements: n, views: 1 })));
