@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestNeo4j, type TestNeo4j } from "../../graph-worker/test/support/neo4j.ts";
-import { type GraphTenant, graphTenant } from "../../graph-worker/test/support/tenant-graph.ts";
 import { archimateDir } from "./support/samples.ts";
+import { type GraphTenant, graphTenant } from "./support/tenant-graph.ts";
 
 const archisurance = readFileSync(`${archimateDir}models/archi-tests/archisurance_archi-export.xml`, "utf8");
 const PROVISIONED = ["application-landscape", "element-neighbourhood", "model-statistics"];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestNeo4j, type TestNeo4j } from "../../graph-worker/test/support/neo4j.ts";
-import { type GraphTenant, graphTenant } from "../../graph-worker/test/support/tenant-graph.ts";
 import { type TenantHarness, tenantHarness } from "./support/harness.ts";
+import { type GraphTenant, graphTenant } from "./support/tenant-graph.ts";
 
 describe("without a graph database", () => {
   let h: TenantHarness;

@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "@ams/db";
 import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
+import { createGraphWorker, createMemoryQueue } from "@ams/graph-worker";
 import type { GraphDeps } from "@ams/model";
 import { createServiceTokens, type OrgRole } from "@ams/shared";
-import { createTenantApp, SERVICE_TOKEN_HEADER } from "@ams/tenant";
-import { createMemoryQueue } from "../../src/queue-memory.ts";
-import { createGraphWorker } from "../../src/worker.ts";
-import type { TestNeo4j } from "./neo4j.ts";
+import type { TestNeo4j } from "../../../graph-worker/test/support/neo4j.ts";
+import { createTenantApp, SERVICE_TOKEN_HEADER } from "../../src/index.ts";
 
 const SECRET = "graph-test-secret-graph-test-secret-0123";
 export type Caller = { userId: string; role: OrgRole; organizationId: string; workspaceId: string | null };
