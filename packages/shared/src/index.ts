@@ -1,4 +1,5 @@
 export * from "./errors.ts";
+export * from "./health.ts";
 export * from "./hs256.ts";
 export * from "./metamodel/index.ts";
 export * from "./notation/index.ts";

@@ -1,5 +1,5 @@
 import type { Database } from "@ams/db";
-import type { ServiceTokens } from "@ams/shared";
+import type { HealthProbe, ServiceTokens } from "@ams/shared";
 import type { AccessTokenVerifier } from "./auth/access-token.ts";
 import type { UserDirectory } from "./auth/directory.ts";
 import type { SessionProvider } from "./auth/session-providers.ts";
@@ -12,8 +12,8 @@ import type { SsoRuntime } from "./sso/runtime.ts";
 
 /** Probes for /api/health; an absent one reports "not configured". The database is always probed. */
 export type HealthChecks = {
-  queue?: () => Promise<void>;
-  graph?: () => Promise<void>;
+  queue?: HealthProbe;
+  graph?: HealthProbe;
 };
 
 export type ControlDeps = {

@@ -3,7 +3,7 @@ import { createServiceTokens } from "@ams/shared";
 import { serve } from "@hono/node-server";
 import { createControlApp } from "./app.ts";
 import { parseEnv } from "./env.ts";
-import { createHttpUpstream } from "./gateway/http-upstream.ts";
+import { createHttpUpstream, remoteHealthProbes } from "./gateway/http-upstream.ts";
 import { seedAccounts } from "./seed/index.ts";
 import { createIdentityProviderDeps } from "./sso/index.ts";
 import { composeStandalone } from "./standalone.ts";
@@ -32,7 +32,7 @@ const app = createControlApp({
     tenant: env.TENANT_URL ? createHttpUpstream(env.TENANT_URL) : local.tenant,
     mcp: env.MCP_URL ? createHttpUpstream(env.MCP_URL) : local.mcp,
   },
-  health: local.health,
+  health: env.TENANT_URL ? remoteHealthProbes(env.TENANT_URL) : local.health,
   ...createIdentityProviderDeps({ env, database }),
 });
 const server = serve({ fetch: app.fetch, port: env.PORT });

@@ -1,6 +1,6 @@
 import type { Database } from "@ams/db";
 import type { GraphProvider } from "@ams/model";
-import { AppError, type ServiceTokens } from "@ams/shared";
+import { AppError, type HealthProbe, healthReport, type ServiceTokens } from "@ams/shared";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { problemFromZod, problemResponse } from "./middleware/problems.ts";
@@ -34,17 +34,18 @@ export type TenantDeps = {
   graph?: GraphProvider;
   /** Where the provisioned dashboards' files are (default services/tenant/dashboards). */
   dashboardsDir?: string;
+  /** Probes of the job queue and the graph for /api/health; absent ones report "not configured". */
+  health?: { queue?: HealthProbe; graph?: HealthProbe };
 };
 
-/** GET /api/health of the tenant alone: its database. */
-function registerHealth(app: OpenAPIHono<TenantEnv>, database: Database) {
+/**
+ * GET /api/health of the tenant alone (split deployment): its database, job queue and graph, in the shape control
+ * answers; control's own /api/health reads the queue and graph states from here.
+ */
+function registerHealth(app: OpenAPIHono<TenantEnv>, database: Database, health: TenantDeps["health"]) {
   app.get("/api/health", async (c) => {
-    try {
-      await database.ping();
-      return c.json({ status: "up", dependencies: { database: "up" } });
-    } catch {
-      return c.json({ status: "down", dependencies: { database: "down" } }, 503);
-    }
+    const report = await healthReport({ database: () => database.ping(), queue: health?.queue, graph: health?.graph });
+    return c.json(report, report.status === "degraded" ? 503 : 200);
   });
 }
 
@@ -67,7 +68,7 @@ export function createTenantApp(deps: TenantDeps) {
   app.onError((err) => problemResponse(err, deps.log ?? ((e) => console.error(e))));
   app.notFound((c) => problemResponse(new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`)));
 
-  registerHealth(app, deps.database);
+  registerHealth(app, deps.database, deps.health);
   registerPluginRoutes(app, deps); // first after health: its middleware refreshes plugin flags for the routes below
   registerTransferRoutes(app);
   registerWorkspaceRoutes(app, { createFromFile: workspaceFileCreator({ importRoots: deps.importRoots }) });

@@ -15,6 +15,7 @@ const graph = startGraphInBackground({ database });
 const app = createTenantApp({
   plugins,
   graph: graph.handle,
+  health: graph.health,
   database,
   tokens: createServiceTokens(env.TENANT_JWT_SECRET),
   uploadLimit: env.UPLOAD_LIMIT_MB * 1024 * 1024,

@@ -1,3 +1,4 @@
+import type { HealthProbe, HealthReport } from "@ams/shared";
 import type { Upstream } from "./upstream.ts";
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) plus the ones fetch invalidates by decoding the body. */
@@ -27,4 +28,30 @@ export function createHttpUpstream(baseUrl: string): Upstream {
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
     },
   };
+}
+
+/**
+ * Split mode: the queue and graph probes of control's /api/health, read from the tenant's own /api/health (the
+ * tenant holds the job queue and the graph). One request serves both probes of one health call.
+ */
+export function remoteHealthProbes(baseUrl: string): { queue: HealthProbe; graph: HealthProbe } {
+  const url = new URL("api/health", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+  // Both probes of one health call run together: they share the request in flight, and only that one.
+  let pending: Promise<HealthReport> | undefined;
+  const report = () => {
+    pending ??= fetch(url, { signal: AbortSignal.timeout(1500) })
+      .then((r) => r.json() as Promise<HealthReport>)
+      .finally(() => {
+        pending = undefined;
+      });
+    return pending;
+  };
+  const probe =
+    (key: "queue" | "graph"): HealthProbe =>
+    async () => {
+      const state = (await report()).checks?.[key];
+      if (state === "not configured") return "not configured";
+      if (state !== "up") throw new Error(`the tenant reports ${key} ${state ?? "unknown"}`);
+    };
+  return { queue: probe("queue"), graph: probe("graph") };
 }

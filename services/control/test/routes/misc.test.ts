@@ -1,4 +1,11 @@
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { createTestDatabase } from "@ams/db/testing";
+import { createServiceTokens } from "@ams/shared";
+import { createTenantApp } from "@ams/tenant";
+import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { remoteHealthProbes } from "../../src/gateway/http-upstream.ts";
 import { type Credentials, createHarness, type Harness, type TestUser } from "../support/harness.ts";
 
 let h: Harness;
@@ -97,6 +104,40 @@ describe("GET /api/health", () => {
       status: "ok",
       checks: { database: "up", queue: "up", graph: "not configured" },
     });
+  });
+
+  test("split: queue and graph are the states the tenant service reports", async () => {
+    // The tenant as its own HTTP service, its graph down and its queue up; control forwards over HTTP.
+    const database = await createTestDatabase("ams_split_health");
+    const tenant = createTenantApp({
+      database,
+      tokens: createServiceTokens(randomUUID() + randomUUID()),
+      health: { queue: async () => {}, graph: async () => Promise.reject(new Error("Neo4j refused")) },
+    });
+    const server = serve({ fetch: tenant.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise((r) => server.once("listening", r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const split = await createHarness({ health: remoteHealthProbes(url) });
+    try {
+      expect(await (await fetch(`${url}/api/health`)).json()).toEqual({
+        status: "degraded",
+        checks: { database: "up", queue: "up", graph: "down" },
+      });
+      const res = await split.call("GET", "/api/health");
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({
+        status: "degraded",
+        checks: { database: "up", queue: "up", graph: "down" },
+      });
+      server.close();
+      // The tenant unreachable: control cannot vouch for its queue and graph.
+      const gone = await split.call("GET", "/api/health");
+      expect(await gone.json()).toMatchObject({ checks: { queue: "down", graph: "down" } });
+    } finally {
+      server.close();
+      await split.close();
+      await database.drop();
+    }
   });
 
   test("503 when a configured dependency is down", async () => {

@@ -1,0 +1,46 @@
+/** A dependency as /api/health reports it. */
+export type HealthState = "up" | "down" | "not configured";
+
+/**
+ * A dependency probe: resolves when the dependency answers, rejects when it does not, and may resolve to
+ * "not configured" when it learns only at call time that there is none (a remote service's own report).
+ */
+export type HealthProbe = () => Promise<void | "not configured">;
+
+export type HealthReport = {
+  status: "ok" | "degraded";
+  checks: { database: HealthState; queue: HealthState; graph: HealthState };
+};
+
+const PROBE_TIMEOUT_MS = 2000;
+
+/** One probe's state, with a timeout: an absent probe is "not configured", a slow one is "down". */
+export async function probeHealth(check: HealthProbe | undefined, timeoutMs = PROBE_TIMEOUT_MS): Promise<HealthState> {
+  if (!check) return "not configured";
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("timeout")), timeoutMs);
+  });
+  try {
+    return (await Promise.race([check(), timeout])) === "not configured" ? "not configured" : "up";
+  } catch {
+    return "down";
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Database, queue and graph probed together; "degraded" when a configured one is down (answered with 503). */
+export async function healthReport(probes: {
+  database: HealthProbe;
+  queue?: HealthProbe;
+  graph?: HealthProbe;
+}): Promise<HealthReport> {
+  const [database, queue, graph] = await Promise.all([
+    probeHealth(probes.database),
+    probeHealth(probes.queue),
+    probeHealth(probes.graph),
+  ]);
+  const checks = { database, queue, graph };
+  return { status: Object.values(checks).includes("down") ? "degraded" : "ok", checks };
+}
