@@ -1,6 +1,6 @@
 import type { Database } from "@ams/db";
 import type { RequestContext } from "@ams/model";
-import { AppError, type ServiceTokens, toProblem } from "@ams/shared";
+import { AppError, healthReport, type ServiceTokens, toProblem } from "@ams/shared";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import { authenticate, SERVICE_TOKEN_HEADER } from "./auth.ts";
@@ -50,13 +50,10 @@ export function createMcpApp(deps: McpDeps) {
   app.notFound((c) => problemResponse(new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), log));
 
   // Liveness/readiness of the service alone (split deployment probes); no caller involved.
+  // Same shape as control's and the tenant's; MCP itself uses neither the job queue nor the graph.
   app.get("/api/health", async (c) => {
-    try {
-      await deps.database.ping();
-      return c.json({ status: "up", dependencies: { database: "up" } });
-    } catch {
-      return c.json({ status: "down", dependencies: { database: "down" } }, 503);
-    }
+    const report = await healthReport({ database: () => deps.database.ping() });
+    return c.json(report, report.status === "degraded" ? 503 : 200);
   });
 
   for (const path of MCP_PATHS) {
