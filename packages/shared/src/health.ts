@@ -2,10 +2,10 @@
 export type HealthState = "up" | "down" | "not configured";
 
 /**
- * A dependency probe: resolves when the dependency answers, rejects when it does not, and may resolve to
+ * A dependency probe: resolves when the dependency answers, rejects when it does not, and may resolve to the string
  * "not configured" when it learns only at call time that there is none (a remote service's own report).
  */
-export type HealthProbe = () => Promise<void | "not configured">;
+export type HealthProbe = () => Promise<unknown>;
 
 export type HealthReport = {
   status: "ok" | "degraded";
