@@ -24,7 +24,8 @@ export function signHs256(payload: JwtPayload, key: Buffer): string {
 export function verifyHs256(
   token: string,
   key: Buffer,
-  expect: { issuer: string; audience: string; now?: number; leewaySeconds?: number },
+  /** Without an audience, none is checked (tokens meant for one consumer only, like the local access JWT). */
+  expect: { issuer: string; audience?: string; now?: number; leewaySeconds?: number },
 ): JwtPayload | null {
   const first = token.indexOf(".");
   const second = token.indexOf(".", first + 1);
@@ -44,7 +45,8 @@ export function verifyHs256(
   if (header.alg !== "HS256" || typeof payload !== "object" || payload === null) return null;
   const now = expect.now ?? Math.floor(Date.now() / 1000);
   const leeway = expect.leewaySeconds ?? 5;
-  if (payload.iss !== expect.issuer || payload.aud !== expect.audience) return null;
+  if (payload.iss !== expect.issuer) return null;
+  if (expect.audience !== undefined && payload.aud !== expect.audience) return null;
   if (typeof payload.exp !== "number" || payload.exp + leeway < now) return null;
   if (typeof payload.nbf === "number" && payload.nbf - leeway > now) return null;
   return payload;
