@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "@ams/db";
 import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
+import type { GraphProvider } from "@ams/model";
 import { createServiceTokens, type OrgRole } from "@ams/shared";
 import { createTenantApp, SERVICE_TOKEN_HEADER } from "../../src/index.ts";
 
@@ -14,10 +15,15 @@ export type Response = { status: number; body: any; headers: Headers; text: stri
  * The tenant app over a fresh real PostgreSQL database. Until the control gateway signs them, tests mint the
  * inter-service tokens directly, exactly as the gateway will.
  */
-export async function tenantHarness() {
-  const database: TestDatabase = await createTestDatabase("ams_tenant");
+export async function tenantHarness(opts: { database?: TestDatabase; graph?: GraphProvider } = {}) {
+  const database: TestDatabase = opts.database ?? (await createTestDatabase("ams_tenant"));
   const tokens = createServiceTokens(TEST_SECRET);
-  const app = createTenantApp({ database, tokens, log: process.env.TEST_LOG ? (e) => console.error(e) : () => {} });
+  const app = createTenantApp({
+    database,
+    tokens,
+    graph: opts.graph,
+    log: process.env.TEST_LOG ? (e) => console.error(e) : () => {},
+  });
 
   async function call(
     caller: Caller | null,
