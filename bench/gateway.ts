@@ -1,13 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createControlApp, createHttpUpstream, devDefaults, parseEnv, seedAccounts } from "@ams/control";
+import { createControlApp, createHttpUpstream, parseEnv, seedAccounts } from "@ams/control";
 import { sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { generateModel, replaceModel } from "@ams/model";
 import { createServiceTokens, type ServiceClaims } from "@ams/shared";
 import { createTenantApp, SERVICE_TOKEN_HEADER } from "@ams/tenant";
 import { serve } from "@hono/node-server";
+import { archiWithWorkspace } from "./demo-user.ts";
 import { interleaved, report, section } from "./lib.ts";
 
 const SECRET = "bench-secret-bench-secret-bench-secret!!";
@@ -64,28 +65,8 @@ export async function benchGateway() {
     const standalone = await listen(control("in-process").fetch);
     const split = await listen(control("http").fetch);
 
-    const login = await fetch(`${standalone}/api/auth/local/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: "archi", password: devDefaults.SEED_ARCHI_PASSWORD }),
-    });
-    const cookie = login.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("access_token="))!
-      .split(";")[0]!;
-    const session = <T>(method: string, path: string, body?: unknown) =>
-      fetch(standalone + path, {
-        method,
-        headers: { cookie, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }).then((r) => r.json() as Promise<T>);
-    const orgs = await session<{ organizations: { id: string }[] }>("GET", "/api/organizations");
-    const organizationId = orgs.organizations[0]!.id;
-    const workspaceId = (await session<{ id: string }>("POST", "/api/workspaces", { name: "Bench" })).id;
-    const { token } = await session<{ token: string }>("POST", "/api/settings/api-tokens", {
-      name: "bench",
-      organization_id: organizationId,
-      workspace_id: workspaceId,
+    const { cookie, organizationId, workspaceId, token } = await archiWithWorkspace(standalone, {
+      pinTokenToWorkspace: true,
     });
     await database.db.transaction((tx) =>
       replaceModel(database, tx, workspaceId, generateModel({ elements: 565, views: 5 })),

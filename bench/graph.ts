@@ -3,8 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
-import { generateModel, parseReadQuery, prepareScoped, printScoped, replaceModel, requestRebuild } from "@ams/model";
-// Relative: the graph worker is not a dependency of the repository root.
 import {
   clearLabel,
   createGraphWorker,
@@ -13,7 +11,8 @@ import {
   graphRows,
   neo4j,
   startLocalNeo4j,
-} from "../services/graph-worker/src/index.ts";
+} from "@ams/graph-worker";
+import { generateModel, parseReadQuery, prepareScoped, printScoped, replaceModel, requestRebuild } from "@ams/model";
 import { measure, report, section } from "./lib.ts";
 
 const EXPLORE_QUERY =

@@ -1,6 +1,5 @@
 import type { AddressInfo } from "node:net";
-// Relative: the root package does not list control and mcp as dependencies.
-import { createControlApp, devDefaults, parseEnv, seedAccounts } from "@ams/control";
+import { createControlApp, parseEnv, seedAccounts } from "@ams/control";
 import { sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { createMcpApp } from "@ams/mcp";
@@ -8,6 +7,7 @@ import { generateModel, replaceModel } from "@ams/model";
 import { createServiceTokens } from "@ams/shared";
 import { createTenantApp } from "@ams/tenant";
 import { serve } from "@hono/node-server";
+import { archiWithWorkspace } from "./demo-user.ts";
 import { interleaved, report, section } from "./lib.ts";
 
 const SECRET = "bench-secret-bench-secret-bench-secret!!";
@@ -35,28 +35,7 @@ export async function benchMcp() {
   await new Promise((r) => server.once("listening", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    const login = await fetch(`${base}/api/auth/local/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: "archi", password: devDefaults.SEED_ARCHI_PASSWORD }),
-    });
-    const cookie = login.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("access_token="))!
-      .split(";")[0]!;
-    const session = <T>(method: string, path: string, body?: unknown) =>
-      fetch(base + path, {
-        method,
-        headers: { cookie, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }).then((r) => r.json() as Promise<T>);
-    const orgs = await session<{ organizations: { id: string }[] }>("GET", "/api/organizations");
-    const organizationId = orgs.organizations[0]!.id;
-    const workspaceId = (await session<{ id: string }>("POST", "/api/workspaces", { name: "Bench" })).id;
-    const { token } = await session<{ token: string }>("POST", "/api/settings/api-tokens", {
-      name: "bench",
-      organization_id: organizationId,
-    });
+    const { workspaceId, token } = await archiWithWorkspace(base);
     await database.db.transaction((tx) =>
       replaceModel(database, tx, workspaceId, generateModel({ elements: 565, views: 5 })),
     );
