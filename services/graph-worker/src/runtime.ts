@@ -3,7 +3,7 @@ import type { GraphDeps, GraphHandle, GraphJobQueue } from "@ams/model";
 import neo4j, { type Driver } from "neo4j-driver";
 import { type GraphConfig, parseGraphEnv } from "./env.ts";
 import { type LocalNeo4j, startLocalNeo4j } from "./local-neo4j.ts";
-import { resolveNeo4j } from "./neo4j-config.ts";
+import { type Neo4jChoice, resolveNeo4j } from "./neo4j-config.ts";
 import { createMemoryQueue } from "./queue-memory.ts";
 import { createNatsQueue } from "./queue-nats.ts";
 import { createGraphWorker, type GraphWorker } from "./worker.ts";
@@ -36,11 +36,15 @@ export async function createGraphRuntime(opts: {
   /** Also consume jobs here (always the case with the in-process queue). */
   worker?: boolean;
   log?: (message: string) => void;
+  /** Which Neo4j, when the caller has already decided (resolveNeo4j); decided here otherwise. */
+  choice?: Neo4jChoice;
+  /** The parsed graph settings, when the caller has them already. */
+  config?: GraphConfig;
 }): Promise<GraphRuntime> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? ((m: string) => console.log(`[graph] ${m}`));
-  const config: GraphConfig = parseGraphEnv(env);
-  const choice = resolveNeo4j(env);
+  const config: GraphConfig = opts.config ?? parseGraphEnv(env);
+  const choice = opts.choice ?? resolveNeo4j(env);
   if (choice.kind === "none") return { unavailable: choice.message, async close() {} };
   let local: LocalNeo4j | undefined;
   let url: string;
@@ -140,11 +144,13 @@ export function startGraphInBackground(opts: {
 }): BackgroundGraph {
   const env = opts.env ?? process.env;
   const log = opts.log ?? ((m: string) => console.log(`[graph] ${m}`));
-  let choice: ReturnType<typeof resolveNeo4j>;
+  let choice: Neo4jChoice;
+  let config: GraphConfig;
   try {
+    // A malformed NEO4J_* or GRAPH_* value is a configuration error: fail the start, as every other bad setting does.
     choice = resolveNeo4j(env);
+    config = parseGraphEnv(env);
   } catch (err) {
-    // A malformed NEO4J_* value is a configuration error: fail the start, as every other bad setting does.
     throw new Error(`graph: ${(err as Error).message}`);
   }
   if (choice.kind === "none") {
@@ -163,7 +169,7 @@ export function startGraphInBackground(opts: {
   let runtime: GraphRuntime | undefined;
   let failure: string | undefined;
   let closed = false;
-  const ready = createGraphRuntime({ ...opts, env, log }).then(
+  const ready = createGraphRuntime({ ...opts, env, log, choice, config }).then(
     async (r) => {
       if (closed) return r.close();
       runtime = r;
