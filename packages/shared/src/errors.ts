@@ -77,6 +77,10 @@ export type Problem = {
 };
 
 export function toProblem(err: unknown): Problem {
+  if (!(err instanceof AppError)) {
+    const mapped = fromDatabaseError(err);
+    if (mapped) err = mapped;
+  }
   if (err instanceof AppError) {
     const status = httpStatus[err.code];
     return {
@@ -95,4 +99,66 @@ export function toProblem(err: unknown): Problem {
     detail: "An unexpected error occurred",
     code: "INTERNAL",
   };
+}
+
+/** The fields PostgreSQL errors carry, as postgres.js (`constraint_name`) and PGlite (`constraint`) name them. */
+type PgErrorLike = {
+  code: string;
+  message: string;
+  constraint_name?: string;
+  constraint?: string;
+  table_name?: string;
+  table?: string;
+};
+
+function pgError(err: unknown): PgErrorLike | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return e as PgErrorLike;
+  }
+  return undefined;
+}
+
+/** What a foreign key protects, in words a user understands, by the table whose insert or update it refused. */
+const MISSING_REFERENCE: Record<string, string> = {
+  view_nodes: "The element (or parent node) this node refers to does not exist: it may have been deleted meanwhile",
+  connections: "The relationship this connection draws does not exist: it may have been deleted meanwhile",
+  property_values: "The property definition this value uses does not exist: it may have been deleted meanwhile",
+};
+
+/**
+ * A database refusal that the request caused (a race with a delete, a value PostgreSQL cannot store) as the
+ * AppError a user can act on; undefined for anything else, which stays an internal error. Every surface maps
+ * errors through toProblem, so this is the one place these codes are translated.
+ */
+export function fromDatabaseError(err: unknown): AppError | undefined {
+  const pg = pgError(err);
+  if (!pg) return undefined;
+  const constraint = pg.constraint_name ?? pg.constraint ?? "";
+  const table = pg.table_name ?? pg.table ?? "";
+  switch (pg.code) {
+    case "23503":
+      // Our own endpoint triggers word their message for the user; PostgreSQL's foreign keys do not.
+      if (constraint === "relationships_endpoints_exist") return new AppError("CONFLICT", pg.message);
+      return new AppError(
+        "CONFLICT",
+        MISSING_REFERENCE[table] ??
+          "An object this request refers to does not exist: it may have been deleted meanwhile",
+      );
+    case "23505":
+      return new AppError("CONFLICT", "An object with this identifier already exists");
+    case "40001":
+    case "40P01":
+      return new AppError("CONFLICT", "A concurrent change conflicted with this request; retry it", {
+        headers: { "Retry-After": "1" },
+      });
+    case "22021":
+    case "22P05":
+      return new AppError("VALIDATION", "Text must not contain NUL characters (\\u0000)");
+    case "54000":
+    case "22001":
+      return new AppError("VALIDATION", "A value is longer than can be stored; shorten identifiers and names");
+    default:
+      return undefined;
+  }
 }

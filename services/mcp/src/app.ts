@@ -20,8 +20,8 @@ export type McpDeps = {
 export const MCP_PATHS = ["/api/mcp", "/api/mcp/"];
 
 function problemResponse(err: unknown, log: Logger): Response {
-  if (!(err instanceof AppError) || err.code === "INTERNAL") log(err);
   const problem = toProblem(err);
+  if (problem.status === 500) log(err);
   const headers: Record<string, string> = { "content-type": "application/problem+json" };
   if (err instanceof AppError && err.headers) Object.assign(headers, err.headers);
   return new Response(JSON.stringify(problem), { status: problem.status, headers });

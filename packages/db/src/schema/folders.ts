@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { I18n } from "../types.ts";
 import { workspaces } from "./workspaces.ts";
@@ -23,5 +24,7 @@ export const folders = pgTable(
     primaryKey({ columns: [t.workspaceId, t.id] }),
     foreignKey({ columns: [t.workspaceId], foreignColumns: [workspaces.id] }).onDelete("cascade"),
     index("folders_ws_parent_idx").on(t.workspaceId, t.parentId, t.ord),
+    // Deleting an element or relationship removes its folder entries (trigger ams_delete_attached_concepts).
+    index("folders_ws_ref_idx").on(t.workspaceId, t.refId).where(sql`ref_id is not null`),
   ],
 );

@@ -2,6 +2,7 @@ export * from "./accounts.ts";
 export * from "./api-tokens.ts";
 export * from "./connections.ts";
 export * from "./dashboards.ts";
+export * from "./data-repairs.ts";
 export * from "./elements.ts";
 export * from "./folders.ts";
 export * from "./graph-jobs.ts";

@@ -1,4 +1,4 @@
-import { AppError, toProblem } from "@ams/shared";
+import { toProblem } from "@ams/shared";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ToolCall } from "./define.ts";
@@ -20,8 +20,8 @@ export async function callTool(call: ToolCall, name: string, args: unknown, log:
   try {
     return await tool.run(call, parsed.data);
   } catch (err) {
-    if (!(err instanceof AppError) || err.code === "INTERNAL") log(err);
     const problem = toProblem(err);
+    if (problem.status === 500) log(err);
     return {
       content: [{ type: "text", text: problem.detail }],
       isError: true,

@@ -10,12 +10,11 @@ export function problemResponse(err: unknown, log?: (err: unknown) => void): Res
     const message =
       err.status === 413 ? "Request body is larger than this route accepts" : err.message || "Malformed request";
     appError = new AppError(code, message);
-  } else if (!(err instanceof AppError)) {
-    log?.(err);
-  } else if (err.code === "INTERNAL") {
-    log?.(err);
   }
   const problem = toProblem(appError);
+  // Only what the service itself failed at is logged: refusals the request caused (including the database's,
+  // mapped by toProblem) are the caller's to read in the answer.
+  if (problem.status === 500) log?.(err);
   const headers: Record<string, string> = { "content-type": "application/problem+json" };
   if (appError instanceof AppError && appError.headers) Object.assign(headers, appError.headers);
   return new Response(JSON.stringify(problem), { status: problem.status, headers });
