@@ -1,3 +1,4 @@
+import { assertNoNulInRequest } from "@ams/shared";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { createControlContext } from "./context.ts";
 import type { ControlDeps } from "./deps.ts";
@@ -25,6 +26,11 @@ export function createControlApp(deps: ControlDeps) {
   const ctx = createControlContext(deps);
   const app = new OpenAPIHono<AppEnv>({ defaultHook: problemFromZod });
   app.onError((err) => problemResponse(err, ctx.log));
+  // PostgreSQL cannot store NUL in text: refuse it up front with a 422 naming the field (URL and JSON bodies).
+  app.use("/api/*", async (c, next) => {
+    await assertNoNulInRequest(c.req.raw);
+    await next();
+  });
   app.use("*", createGateway(ctx));
   registerHealthRoute(app, ctx);
   registerAuthRoutes(app, ctx);

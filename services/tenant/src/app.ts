@@ -1,6 +1,6 @@
 import type { Database } from "@ams/db";
 import type { GraphProvider } from "@ams/model";
-import { AppError, type HealthProbe, healthReport, type ServiceTokens } from "@ams/shared";
+import { AppError, assertNoNulInRequest, type HealthProbe, healthReport, type ServiceTokens } from "@ams/shared";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { problemFromZod, problemResponse } from "./middleware/problems.ts";
@@ -62,6 +62,11 @@ export function createTenantApp(deps: TenantDeps) {
   const smallBodies = bodyLimit({ maxSize: jsonLimit, onError: tooLarge(jsonLimit) });
   const largeBodies = bodyLimit({ maxSize: uploadLimit, onError: tooLarge(uploadLimit) });
   app.use("/api/*", (c, next) => (UPLOAD_PATHS.has(c.req.path) ? largeBodies(c, next) : smallBodies(c, next)));
+  // PostgreSQL cannot store NUL in text: refuse it up front with a 422 naming the field (URL and JSON bodies).
+  app.use("/api/*", async (c, next) => {
+    await assertNoNulInRequest(c.req.raw);
+    await next();
+  });
   const resolveIcon = deps.resolveIcon ?? deps.plugins?.resolveIcon;
   app.use("/api/*", verifyServiceToken(deps.database, deps.tokens, resolveIcon));
   app.use("/api", verifyServiceToken(deps.database, deps.tokens, resolveIcon));
@@ -70,7 +75,7 @@ export function createTenantApp(deps: TenantDeps) {
 
   registerHealth(app, deps.database, deps.health);
   registerPluginRoutes(app, deps); // first after health: its middleware refreshes plugin flags for the routes below
-  registerTransferRoutes(app);
+  registerTransferRoutes(app, { uploadLimit });
   registerWorkspaceRoutes(app, { createFromFile: workspaceFileCreator({ importRoots: deps.importRoots }) });
   registerElementRoutes(app);
   registerRelationshipRoutes(app);

@@ -88,6 +88,23 @@ describe("explore answers questions about the active workspace", () => {
     }
   });
 
+  test("hostile parameters and a shortestPath from a node to itself are refused with a 422 naming the field", async () => {
+    let nested: unknown = "leaf";
+    for (let i = 0; i < 5000; i++) nested = [nested];
+    const deep = await explore("RETURN $p AS p", { p: nested });
+    expect(deep.status).toBe(422);
+    expect(deep.body.errors[0].path).toBe("parameters");
+    expect(deep.body.detail).toMatch(/nested deeper than 32 levels/);
+    const self = await explore(
+      "MATCH (c:ApplicationComponent {name: 'ALPHA-VISIBLE'}) MATCH p = shortestPath((c)-[*]-(c)) RETURN p",
+    );
+    expect(self.status, self.text).toBe(422);
+    expect(self.body.detail).toMatch(/shortestPath needs two different nodes/);
+    const nul = await explore("RETURN $p AS p", { p: "a\u0000b" });
+    expect(nul.status).toBe(422);
+    expect(nul.body.errors[0].path).toBe("parameters.p");
+  });
+
   test("before the first rebuild, explore says how to build the graph", async () => {
     const res = await a.as("viewer", a2).post("/api/explore", { query: "MATCH (n) RETURN n" });
     expect(res.status).toBe(200); // a2 was rebuilt; a fresh workspace is not:

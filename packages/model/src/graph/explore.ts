@@ -109,9 +109,26 @@ export function forgetSlot(workspaceId: string): void {
   slots.delete(workspaceId);
 }
 
+/** Deeper values are refused before they reach JSON.stringify or the driver, both of which recurse. */
+const MAX_PARAMETER_DEPTH = 32;
+
+function parameterDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (depth > deepest) deepest = depth;
+    if (depth > MAX_PARAMETER_DEPTH) return depth;
+    if (v !== null && typeof v === "object") for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 function checkParameters(parameters: Record<string, unknown>): void {
   if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters))
     throw invalid("parameters", "must be an object");
+  if (parameterDepth(parameters) > MAX_PARAMETER_DEPTH)
+    throw invalid("parameters", `must not be nested deeper than ${MAX_PARAMETER_DEPTH} levels`);
   const size = JSON.stringify(parameters).length;
   if (size > 256 * 1024) throw invalid("parameters", "must be at most 256 KiB of JSON");
 }
@@ -135,6 +152,11 @@ function mapNeo4jError(err: unknown, scope: string, timeout: number): unknown {
     return new AppError("VALIDATION", "query: not permitted on the graph (read-only)", {
       errors: [{ path: "query", message: "not permitted" }],
     });
+  // Neo4j reports a shortestPath whose two ends are the same node as a database error, but the query caused it.
+  if (/shortest path algorithm does not work when the start and end nodes are the same/i.test(message)) {
+    const detail = "shortestPath needs two different nodes; this query gave it the same node at both ends";
+    return new AppError("VALIDATION", `query: ${detail}`, { errors: [{ path: "query", message: detail }] });
+  }
   if (code.startsWith("Neo.ClientError")) {
     const first = message.split("\n")[0]!.slice(0, 500);
     return new AppError("VALIDATION", `query: ${first}`, { errors: [{ path: "query", message: first }] });

@@ -1,4 +1,4 @@
-import { toProblem } from "@ams/shared";
+import { findNulPath, nulCharacterError, toProblem } from "@ams/shared";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ToolCall } from "./define.ts";
@@ -15,26 +15,33 @@ export type Logger = (err: unknown) => void;
 export async function callTool(call: ToolCall, name: string, args: unknown, log: Logger): Promise<CallToolResult> {
   const tool = TOOL_BY_NAME.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools/list names the 37 tools`);
+  const nul = findNulPath(args);
+  if (nul) return refusal(nulCharacterError(nul));
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) throw invalidParams(name, parsed.error);
   try {
     return await tool.run(call, parsed.data);
   } catch (err) {
-    const problem = toProblem(err);
-    if (problem.status === 500) log(err);
-    return {
-      content: [{ type: "text", text: problem.detail }],
-      isError: true,
-      // The REST status and code, so a client can tell "forbidden" from "not found" without parsing text.
-      _meta: {
-        "ams/problem": {
-          code: problem.code,
-          status: problem.status,
-          ...(problem.errors ? { errors: problem.errors } : {}),
-        },
-      },
-    };
+    if (toProblem(err).status === 500) log(err);
+    return refusal(err);
   }
+}
+
+/** A refusal as a tool error result whose text is exactly the `detail` REST would answer. */
+function refusal(err: unknown): CallToolResult {
+  const problem = toProblem(err);
+  return {
+    content: [{ type: "text", text: problem.detail }],
+    isError: true,
+    // The REST status and code, so a client can tell "forbidden" from "not found" without parsing text.
+    _meta: {
+      "ams/problem": {
+        code: problem.code,
+        status: problem.status,
+        ...(problem.errors ? { errors: problem.errors } : {}),
+      },
+    },
+  };
 }
 
 /** Field paths and messages as REST's 422 words them, in the message and as data. */

@@ -1,3 +1,4 @@
+import { readMultipart } from "./multipart.ts";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -25,16 +26,16 @@ export type TransferOptions = {
   importRoots?: string[];
 };
 
-/** The XML of an import request: a raw body, or the multipart field `file`. */
-async function uploadedXml(c: Context<TenantEnv>): Promise<{ xml: string; fields: Record<string, string> }> {
+/** The XML of an import request: a raw body, or the multipart field `file` (read by readMultipart, bounded). */
+async function uploadedXml(
+  c: Context<TenantEnv>,
+  uploadLimit: number,
+): Promise<{ xml: string; fields: Record<string, string> }> {
   const type = c.req.header("content-type") ?? "";
   if (type.startsWith("multipart/form-data")) {
-    const body = await c.req.parseBody();
-    const file = body.file;
-    if (!(file instanceof File)) throw invalid("file", "the multipart upload has no file field named 'file'");
-    const fields: Record<string, string> = {};
-    for (const [k, v] of Object.entries(body)) if (typeof v === "string") fields[k] = v;
-    return { xml: decodeXml(new Uint8Array(await file.arrayBuffer())), fields };
+    const { file, fields } = await readMultipart(c.req.raw, uploadLimit);
+    if (!file) throw invalid("file", "the multipart upload has no file field named 'file'");
+    return { xml: decodeXml(file.bytes), fields };
   }
   const xml = decodeXml(new Uint8Array(await c.req.arrayBuffer()));
   if (!xml.trim())
@@ -82,11 +83,11 @@ export function workspaceFileCreator(opts: TransferOptions) {
   };
 }
 
-export function registerTransferRoutes(app: TenantApp) {
+export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: number }) {
   // Multipart creation of a workspace from an uploaded file; JSON bodies go on to the typed route.
   app.post("/api/workspaces", async (c, next) => {
     if (!(c.req.header("content-type") ?? "").startsWith("multipart/form-data")) return next();
-    const { xml, fields } = await uploadedXml(c);
+    const { xml, fields } = await uploadedXml(c, opts.uploadLimit);
     const name = fields.name?.trim();
     if (!name) throw invalid("name", "give the new workspace a name (multipart field 'name')");
     return c.json(
@@ -111,14 +112,22 @@ export function registerTransferRoutes(app: TenantApp) {
         body: {
           content: {
             "application/xml": { schema: z.string() },
-            "multipart/form-data": { schema: z.object({ file: z.any() }) },
+            // A plain OpenAPI schema, not zod: the form is read by readMultipart as it streams, with its limits,
+            // rather than buffered whole by a validator first.
+            "multipart/form-data": {
+              schema: {
+                type: "object",
+                properties: { file: { type: "string", format: "binary" } },
+                required: ["file"],
+              },
+            },
           },
         },
       },
       responses: { 200: jsonResponse(Ok, "Imported: counts and warnings"), ...problemResponses },
     }),
     async (c) => {
-      const { xml } = await uploadedXml(c);
+      const { xml } = await uploadedXml(c, opts.uploadLimit);
       return c.json(await importModel({ ctx: c.var.ctx, input: { xml } }), 200);
     },
   );

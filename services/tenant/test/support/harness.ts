@@ -15,13 +15,16 @@ export type Response = { status: number; body: any; headers: Headers; text: stri
  * The tenant app over a fresh real PostgreSQL database. Until the control gateway signs them, tests mint the
  * inter-service tokens directly, exactly as the gateway will.
  */
-export async function tenantHarness(opts: { database?: TestDatabase; graph?: GraphProvider } = {}) {
+export async function tenantHarness(
+  opts: { database?: TestDatabase; graph?: GraphProvider; uploadLimit?: number } = {},
+) {
   const database: TestDatabase = opts.database ?? (await createTestDatabase("ams_tenant"));
   const tokens = createServiceTokens(TEST_SECRET);
   const app = createTenantApp({
     database,
     tokens,
     graph: opts.graph,
+    uploadLimit: opts.uploadLimit,
     log: process.env.TEST_LOG ? (e) => console.error(e) : () => {},
   });
 

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type OrgFixture, type TenantHarness, tenantHarness } from "./support/harness.ts";
+
+/** Input a clumsy client or an attacker sends: each answer is a 4xx problem naming the field, never a 500. */
+let h: TenantHarness;
+let org: OrgFixture;
+let elementId: string;
+
+beforeAll(async () => {
+  h = await tenantHarness();
+  org = await h.organization();
+  elementId = (await org.owner.post("/api/elements", { name: "Plain", type: "BusinessActor" })).body.id;
+});
+afterAll(async () => h?.close());
+
+describe("an upload over the limit", () => {
+  test("is a 413 that says the limit, for a multipart file and for a raw body", async () => {
+    const small = await tenantHarness({ uploadLimit: 64 * 1024 });
+    try {
+      const o = await small.organization();
+      const boundary = "----ams-limit";
+      const big = "<x>".padEnd(200 * 1024, "a");
+      const form = `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nBig\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.xml"\r\n\r\n${big}\r\n--${boundary}--\r\n`;
+      const viaForm = await small.call(o.owner.caller, "POST", "/api/workspaces", form, {
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+      });
+      expect(viaForm.status).toBe(413);
+      expect(viaForm.body.detail).toMatch(/limit of (65536 bytes|0\.1 MiB)/);
+      const raw = await small.call(o.owner.caller, "POST", "/api/import", big, { "content-type": "application/xml" });
+      expect(raw.status).toBe(413);
+      expect(raw.body.detail).toMatch(/65536 bytes/);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+const NUL = "\u0000";
+
+describe("a NUL character anywhere is a 422 naming where it was", () => {
+  test.each([
+    ["an element name", "POST", "/api/elements", { name: `CR${NUL}M`, type: "ApplicationComponent" }, "name"],
+    [
+      "a property key",
+      "POST",
+      "/api/elements",
+      { name: "X", type: "ApplicationComponent", properties: { [`Own${NUL}er`]: "me" } },
+      "properties.Own\\u0000er",
+    ],
+    ["a property value", "POST", "/api/elements", { name: "X", type: "Node", properties: { Owner: NUL } }, "properties.Owner"],
+    ["a view name", "POST", "/api/views", { name: `V${NUL}` }, "name"],
+    ["a workspace description", "POST", "/api/workspaces", { name: "W", description: NUL }, "description"],
+    ["an explore query", "POST", "/api/explore", { query: `RETURN 1${NUL}` }, "query"],
+  ])("%s", async (_what, method, path, body, field) => {
+    const res = await h.call(org.owner.caller, method, path, body);
+    expect(res.status, res.text).toBe(422);
+    expect(res.headers.get("content-type")).toContain("application/problem+json");
+    expect(res.body.errors).toEqual([{ path: field, message: "must not contain the NUL character (\\u0000)" }]);
+  });
+
+  test.each([
+    ["a list filter", `/api/elements?name=a%00b`, "query.name"],
+    ["a relationship filter", `/api/relationships?source_id=%00`, "query.source_id"],
+    ["an identifier in the path", `/api/elements/id-%00`, "path"],
+  ])("%s", async (_what, path, field) => {
+    const res = await org.viewer.get(path);
+    expect(res.status, res.text).toBe(422);
+    expect(res.body.errors[0].path).toBe(field);
+  });
+
+  test("an update that would store NUL changes nothing", async () => {
+    const res = await org.owner.put(`/api/elements/${elementId}`, { documentation: `a${NUL}b` });
+    expect(res.status).toBe(422);
+    expect((await org.owner.get(`/api/elements/${elementId}`)).body.documentation ?? null).toBeNull();
+  });
+});
+
+describe("malformed uploads are refused, not crashed on", () => {
+  const boundary = "----ams-test-boundary";
+  const multipart = (body: string) => ({ "content-type": `multipart/form-data; boundary=${boundary}`, body });
+
+  test.each([
+    ["a body that is not multipart at all", "garbage without any boundary"],
+    ["a part without headers", `--${boundary}\r\n\r\nno headers\r\n--${boundary}--\r\n`],
+    ["an unterminated part", `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="m.xml"\r\n\r\n<model`],
+  ])("POST /api/workspaces with %s", async (_what, raw) => {
+    const { body, ...headers } = multipart(raw);
+    const res = await h.call(org.owner.caller, "POST", "/api/workspaces", body, headers);
+    expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+    expect(res.status, res.text).toBeLessThan(500);
+    expect(res.body.detail).toBeTruthy();
+  });
+
+  test("a form with too many parts is refused while it streams, naming the limit", async () => {
+    let raw = "";
+    for (let i = 0; i < 500; i++) raw += `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`;
+    const { body, ...headers } = multipart(`${raw}--${boundary}--\r\n`);
+    const res = await h.call(org.owner.caller, "POST", "/api/workspaces", body, headers);
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toMatch(/at most (8 fields|10 parts)/);
+  });
+
+  test("POST /api/import with a multipart body that has no file", async () => {
+    const raw = `--${boundary}\r\nContent-Disposition: form-data; name="other"\r\n\r\nvalue\r\n--${boundary}--\r\n`;
+    const { body, ...headers } = multipart(raw);
+    const res = await h.call(org.owner.caller, "POST", "/api/import", body, headers);
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].path).toBe("file");
+    expect(res.body.detail).toMatch(/no file field named .file./);
+  });
+});
