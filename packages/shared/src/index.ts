@@ -2,6 +2,7 @@ export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./hs256.ts";
 export * from "./input-hygiene.ts";
+export * from "./serve-options.ts";
 export * from "./metamodel/index.ts";
 export * from "./notation/index.ts";
 export * from "./roles.ts";

@@ -1,5 +1,5 @@
 import { openDatabase } from "@ams/db";
-import { createServiceTokens } from "@ams/shared";
+import { closeAfterRefusedBody, createServiceTokens, listenHost } from "@ams/shared";
 import { serve } from "@hono/node-server";
 import { createControlApp } from "./app.ts";
 import { parseEnv } from "./env.ts";
@@ -35,7 +35,11 @@ const app = createControlApp({
   health: env.TENANT_URL ? remoteHealthProbes(env.TENANT_URL) : local.health,
   ...createIdentityProviderDeps({ env, database }),
 });
-const server = serve({ fetch: app.fetch, port: env.PORT });
+const server = serve({
+  fetch: closeAfterRefusedBody(app.fetch),
+  port: env.PORT,
+  hostname: listenHost(process.env.HOST),
+});
 console.log(
   `ArchiMate service listening on http://localhost:${env.PORT} (${env.TENANT_URL ? "split" : "standalone"}, database: ${database.kind}${local.summary ? `, ${local.summary}` : ""})`,
 );

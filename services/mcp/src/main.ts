@@ -1,5 +1,5 @@
 import { openDatabase } from "@ams/db";
-import { createServiceTokens } from "@ams/shared";
+import { closeAfterRefusedBody, createServiceTokens, listenHost } from "@ams/shared";
 import { serve } from "@hono/node-server";
 import { createMcpApp } from "./app.ts";
 import { parseEnv } from "./env.ts";
@@ -12,7 +12,11 @@ const app = createMcpApp({
   tokens: createServiceTokens(env.TENANT_JWT_SECRET),
   bodyLimit: env.MCP_BODY_LIMIT,
 });
-const server = serve({ fetch: app.fetch, port: env.MCP_PORT });
+const server = serve({
+  fetch: closeAfterRefusedBody(app.fetch),
+  port: env.MCP_PORT,
+  hostname: listenHost(process.env.HOST),
+});
 console.log(`mcp listening on :${env.MCP_PORT}, endpoint POST /api/mcp`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {

@@ -1,7 +1,7 @@
 import { openDatabase } from "@ams/db";
 import { startGraphInBackground } from "@ams/graph-worker";
 import { loadPluginRegistry } from "@ams/model";
-import { createServiceTokens } from "@ams/shared";
+import { closeAfterRefusedBody, createServiceTokens, listenHost } from "@ams/shared";
 import { serve } from "@hono/node-server";
 import { createTenantApp } from "./app.ts";
 import { parseEnv, TenantEnv } from "./env.ts";
@@ -22,7 +22,11 @@ const app = createTenantApp({
   jsonBodyLimit: env.JSON_BODY_LIMIT_KB * 1024,
   importRoots: env.IMPORT_PATHS,
 });
-const server = serve({ fetch: app.fetch, port: env.TENANT_PORT });
+const server = serve({
+  fetch: closeAfterRefusedBody(app.fetch),
+  port: env.TENANT_PORT,
+  hostname: listenHost(process.env.HOST),
+});
 console.log(`tenant listening on :${env.TENANT_PORT} (${database.kind}, ${graph.summary})`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {

@@ -47,7 +47,13 @@ describe("a NUL character anywhere is a 422 naming where it was", () => {
       { name: "X", type: "ApplicationComponent", properties: { [`Own${NUL}er`]: "me" } },
       "properties.Own\\u0000er",
     ],
-    ["a property value", "POST", "/api/elements", { name: "X", type: "Node", properties: { Owner: NUL } }, "properties.Owner"],
+    [
+      "a property value",
+      "POST",
+      "/api/elements",
+      { name: "X", type: "Node", properties: { Owner: NUL } },
+      "properties.Owner",
+    ],
     ["a view name", "POST", "/api/views", { name: `V${NUL}` }, "name"],
     ["a workspace description", "POST", "/api/workspaces", { name: "W", description: NUL }, "description"],
     ["an explore query", "POST", "/api/explore", { query: `RETURN 1${NUL}` }, "query"],
@@ -82,7 +88,10 @@ describe("malformed uploads are refused, not crashed on", () => {
   test.each([
     ["a body that is not multipart at all", "garbage without any boundary"],
     ["a part without headers", `--${boundary}\r\n\r\nno headers\r\n--${boundary}--\r\n`],
-    ["an unterminated part", `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="m.xml"\r\n\r\n<model`],
+    [
+      "an unterminated part",
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="m.xml"\r\n\r\n<model`,
+    ],
   ])("POST /api/workspaces with %s", async (_what, raw) => {
     const { body, ...headers } = multipart(raw);
     const res = await h.call(org.owner.caller, "POST", "/api/workspaces", body, headers);
@@ -107,5 +116,45 @@ describe("malformed uploads are refused, not crashed on", () => {
     expect(res.status).toBe(422);
     expect(res.body.errors[0].path).toBe("file");
     expect(res.body.detail).toMatch(/no file field named .file./);
+  });
+});
+
+describe("after a 413 the next request on a kept-alive connection still works", () => {
+  test("the refusal says Connection: close, and the client's next request is answered", async () => {
+    const { serve } = await import("@hono/node-server");
+    const http = await import("node:http");
+    const { closeAfterRefusedBody } = await import("@ams/shared");
+    const small = await tenantHarness({ uploadLimit: 16 * 1024 });
+    const server = serve({ fetch: closeAfterRefusedBody(small.app.fetch), port: 0, hostname: "127.0.0.1" });
+    await new Promise((r) => server.once("listening", r));
+    const { port } = server.address() as { port: number };
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<{ status: number; connection?: string; socket: unknown }>((resolve, reject) => {
+        const req = http.request({ host: "127.0.0.1", port, method, path, agent }, (res) => {
+          res.resume();
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socket: req.socket }),
+          );
+        });
+        req.on("error", reject);
+        if (body !== undefined) {
+          req.setHeader("content-type", "application/xml");
+          req.setHeader("content-length", Buffer.byteLength(body));
+          req.end(body);
+        } else req.end();
+      });
+    try {
+      const first = await send("POST", "/api/import", "<x>".padEnd(64 * 1024, "a"));
+      expect(first.status).toBe(413);
+      expect(first.connection).toBe("close");
+      // The same client, the same agent: it must not reuse the socket the server is closing.
+      const second = await send("GET", "/api/health");
+      expect(second.status).toBe(200);
+    } finally {
+      agent.destroy();
+      server.close();
+      await small.close();
+    }
   });
 });
