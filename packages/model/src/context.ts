@@ -13,6 +13,8 @@ export type RequestContext = {
   workspaceId: string | null;
   role: OrgRole | null;
   platformAdmin: boolean;
+  /** The workspace an API token is pinned to: the caller sees and selects nothing else. */
+  pinnedWorkspaceId?: string | null;
   /** Resolves `Service Plugin IconPack` values to icons for rendering (the plugin registry); none means type icons. */
   resolveIcon?: (value: string) => { href: string } | { svg: string } | undefined;
 };
@@ -31,6 +33,7 @@ export function contextFromClaims(
     workspaceId: claims.workspaceId,
     role: claims.role,
     platformAdmin: claims.platformAdmin,
+    pinnedWorkspaceId: claims.pinnedWorkspaceId ?? null,
     resolveIcon,
   };
 }

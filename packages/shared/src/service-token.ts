@@ -18,6 +18,11 @@ export type ServiceClaims = {
   platformAdmin: boolean;
   /** Set when the caller authenticated with a personal API token (its id). */
   apiTokenId: string | null;
+  /**
+   * The one workspace an API token is pinned to, when it is: such a caller is confined to that workspace (it cannot
+   * list others, create workspaces or move its owner's active workspace). Absent from older tokens: null.
+   */
+  pinnedWorkspaceId?: string | null;
 };
 
 const ISSUER = "svc-control";
@@ -47,6 +52,7 @@ export function createServiceTokens(secret: string): ServiceTokens {
           role: claims.role,
           adm: claims.platformAdmin,
           tok: claims.apiTokenId,
+          pin: claims.pinnedWorkspaceId ?? null,
         },
         key,
       );
@@ -65,6 +71,7 @@ export function createServiceTokens(secret: string): ServiceTokens {
         role: role as OrgRole | null,
         platformAdmin: payload.adm === true,
         apiTokenId: (payload.tok as string | null) ?? null,
+        pinnedWorkspaceId: typeof payload.pin === "string" ? payload.pin : null,
       };
     },
   };

@@ -9,6 +9,7 @@ const claims = {
   role: "editor" as const,
   platformAdmin: false,
   apiTokenId: null,
+  pinnedWorkspaceId: "w1",
 };
 
 describe("inter-service token", () => {

@@ -26,6 +26,11 @@ export function createControlApp(deps: ControlDeps) {
   const ctx = createControlContext(deps);
   const app = new OpenAPIHono<AppEnv>({ defaultHook: problemFromZod });
   app.onError((err) => problemResponse(err, ctx.log));
+  const publicHttps = new URL(deps.env.PUBLIC_URL).protocol === "https:";
+  app.use("*", async (c, next) => {
+    c.set("publicHttps", publicHttps);
+    await next();
+  });
   // PostgreSQL cannot store NUL in text: refuse it up front with a 422 naming the field (URL and JSON bodies).
   app.use("/api/*", async (c, next) => {
     await assertNoNulInRequest(c.req.raw);

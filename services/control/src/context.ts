@@ -4,6 +4,7 @@ import { createLocalAccessTokens, type LocalAccessTokens } from "./auth/access-t
 import { type Authenticator, createAuthenticator } from "./auth/authenticate.ts";
 import { createLocalDirectory, type UserDirectory } from "./auth/directory.ts";
 import { createLoginLimiter, type LoginLimiter } from "./auth/login-limit.ts";
+import { type AccessTokenRevocations, createAccessTokenRevocations } from "./auth/revocations.ts";
 import type { SessionProvider } from "./auth/session-providers.ts";
 import type { ControlDeps, HealthChecks } from "./deps.ts";
 import type { ControlEnv } from "./env.ts";
@@ -20,6 +21,7 @@ export type ControlContext = {
   health: HealthChecks;
   accessTokens: LocalAccessTokens;
   authenticate: Authenticator;
+  revocations: AccessTokenRevocations;
   limiter: LoginLimiter;
   directory: UserDirectory;
   sessionProviders: Record<string, SessionProvider>;
@@ -29,6 +31,7 @@ export type ControlContext = {
 export function createControlContext(deps: ControlDeps): ControlContext {
   const clock = deps.clock ?? (() => new Date());
   const accessTokens = createLocalAccessTokens(deps.env.AUTH_JWT_SECRET, clock);
+  const revocations = createAccessTokenRevocations(deps.database, clock);
   return {
     database: deps.database,
     tokens: deps.tokens,
@@ -41,7 +44,9 @@ export function createControlContext(deps: ControlDeps): ControlContext {
       database: deps.database,
       verifiers: [accessTokens.verify, ...(deps.accessTokenVerifiers ?? [])],
       clock,
+      revocations,
     }),
+    revocations,
     limiter: createLoginLimiter(deps.database, clock),
     directory: deps.directory ?? createLocalDirectory(deps.database),
     sessionProviders: deps.sessionProviders ?? {},

@@ -15,6 +15,7 @@ export * from "./property-definitions.ts";
 export * from "./property-values.ts";
 export * from "./refresh-tokens.ts";
 export * from "./relationships.ts";
+export * from "./revoked-access-tokens.ts";
 export * from "./site-messages.ts";
 export * from "./user-selections.ts";
 export * from "./users.ts";

@@ -1,4 +1,4 @@
-import { AppError } from "@ams/shared";
+import { AppError, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { type RequestContext, requireCapability } from "../context.ts";
 import { ensureSystemDefinitions } from "../properties/definitions.ts";
@@ -13,8 +13,10 @@ function requireOrganization(ctx: RequestContext): string {
 export async function listWorkspaces({ ctx }: { ctx: RequestContext }) {
   requireCapability(ctx, "model:read");
   const org = requireOrganization(ctx);
+  const pinned = ctx.pinnedWorkspaceId;
   const rows = await ctx.database.rows<WorkspaceRow>(
-    sql`select ${workspaceColumns} from workspaces where organization_id = ${org} order by created_at, id`,
+    sql`select ${workspaceColumns} from workspaces where organization_id = ${org}
+        ${pinned ? sql`and id = ${pinned}` : sql``} order by created_at, id`,
   );
   return rows.map((r) => toWorkspace(r, ctx.workspaceId));
 }
@@ -29,6 +31,9 @@ export async function createWorkspace({
 }) {
   requireCapability(ctx, "workspace:write");
   const org = requireOrganization(ctx);
+  if (ctx.pinnedWorkspaceId) {
+    throw new AppError("FORBIDDEN", "This API token is pinned to one workspace: it cannot create workspaces");
+  }
   if (input.organization_id && input.organization_id !== org) {
     throw new AppError("NOT_FOUND", `Organization '${input.organization_id}' not found`);
   }
@@ -75,6 +80,14 @@ export async function deleteWorkspace({ ctx, input }: { ctx: RequestContext; inp
       sql`select workspace_id from user_selections where user_id = ${ctx.userId}`,
       tx,
     );
+    // Every other member whose active workspace this was moves to another workspace of the organization (or to
+    // none), in the same transaction: nobody is left pointing at a workspace that no longer exists.
+    await database.rows(
+      sql`update user_selections set updated_at = now(), workspace_id = (
+            select id from workspaces where organization_id = ${org} and id <> ${input.id} order by created_at, id limit 1)
+          where workspace_id = ${input.id} and user_id <> ${ctx.userId}`,
+      tx,
+    );
     await database.rows(sql`delete from workspaces where id = ${input.id} and organization_id = ${org}`, tx);
     if (!sel || sel.workspace_id === input.id || sel.workspace_id === null) {
       const [next] = await database.rows<{ id: string }>(
@@ -90,8 +103,10 @@ export async function deleteWorkspace({ ctx, input }: { ctx: RequestContext; inp
 export async function activateWorkspace({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
   requireCapability(ctx, "model:read");
   const org = requireOrganization(ctx);
+  if (ctx.pinnedWorkspaceId && input.id !== ctx.pinnedWorkspaceId) throw notFound("Workspace", input.id);
   const row = await getWorkspaceRow(ctx.database, org, input.id);
-  await selectWorkspace(ctx.database, ctx.userId, org, row.id);
+  // A pinned token already works in its one workspace: activating it must not move its owner's interactive choice.
+  if (!ctx.pinnedWorkspaceId) await selectWorkspace(ctx.database, ctx.userId, org, row.id);
   return toWorkspace(row, row.id);
 }
 

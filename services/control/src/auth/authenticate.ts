@@ -6,6 +6,7 @@ import { API_TOKEN_PREFIX } from "./api-token-format.ts";
 import { lookupApiToken } from "./api-token-lookup.ts";
 import { ACCESS_COOKIE } from "./cookies.ts";
 import type { Principal } from "./principal.ts";
+import type { AccessTokenRevocations } from "./revocations.ts";
 
 export type Authenticator = (c: Context) => Promise<Principal | null>;
 
@@ -17,6 +18,7 @@ export function createAuthenticator(opts: {
   database: Database;
   verifiers: AccessTokenVerifier[];
   clock: () => Date;
+  revocations: AccessTokenRevocations;
 }): Authenticator {
   return async (c) => {
     const header = c.req.header("authorization");
@@ -33,7 +35,7 @@ export function createAuthenticator(opts: {
     if (token.startsWith(API_TOKEN_PREFIX)) return lookupApiToken(opts.database, token, opts.clock());
     for (const verify of opts.verifiers) {
       const identity = await verify(token);
-      if (identity) return { ...identity, apiToken: null };
+      if (identity) return (await opts.revocations.isRevoked(token)) ? null : { ...identity, apiToken: null };
     }
     return null;
   };

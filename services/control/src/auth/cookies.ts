@@ -9,8 +9,12 @@ export const PROVIDER_COOKIE = "auth_provider";
 /** The refresh token only travels to the routes that use it. */
 const REFRESH_PATH = "/api/auth";
 
-/** Secure when the browser reached us over https, directly or through a TLS-terminating proxy. */
+/**
+ * Secure when the site's public address (PUBLIC_URL) is https, whatever scheme the hop from a TLS-terminating proxy
+ * used; otherwise when the browser reached us over https, directly or as the proxy says.
+ */
 export function isHttps(c: Context): boolean {
+  if ((c.var as { publicHttps?: boolean }).publicHttps) return true;
   if (new URL(c.req.url).protocol === "https:") return true;
   const forwarded = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   return forwarded === "https";
@@ -34,6 +38,10 @@ export function clearSessionCookies(c: Context): void {
 
 export function readRefreshCookie(c: Context): string | undefined {
   return getCookie(c, REFRESH_COOKIE) || undefined;
+}
+
+export function readAccessCookie(c: Context): string | undefined {
+  return getCookie(c, ACCESS_COOKIE) || undefined;
 }
 
 export function readProviderCookie(c: Context): string | undefined {

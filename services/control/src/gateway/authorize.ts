@@ -127,6 +127,14 @@ async function targetForToken(
       if (bodyOrganizationId === undefined) throw requiredOrganization();
       return bodyOrganizationId === grant.organizationId ? own : null;
     case "body-org-or-active":
+      // Only workspace creation targets "the body's organization or the active one": a pinned token stays inside
+      // its one workspace.
+      if (grant.pinnedWorkspaceId) {
+        throw new AppError(
+          "FORBIDDEN",
+          "This API token is pinned to one workspace: it cannot create workspaces (use a token without a workspace)",
+        );
+      }
       return bodyOrganizationId === undefined || bodyOrganizationId === grant.organizationId ? own : null;
     default:
       return null;

@@ -78,5 +78,6 @@ export function serviceClaims(access: Access): ServiceClaims {
     role: access.role,
     platformAdmin: p.platformAdmin,
     apiTokenId: p.apiToken?.tokenId ?? null,
+    pinnedWorkspaceId: p.apiToken?.pinnedWorkspaceId ?? null,
   };
 }

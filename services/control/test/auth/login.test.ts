@@ -1,4 +1,4 @@
-import { accounts } from "@ams/db";
+import { accounts, sql } from "@ams/db";
 import { eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -93,12 +93,13 @@ describe("POST /api/auth/local/login", () => {
 });
 
 describe("login limit: 5 failures per 15 minutes", () => {
-  test("per username: the sixth attempt gets 429 with Retry-After, even with the right password", async () => {
+  test("per username and address: the sixth attempt gets 429 with Retry-After, even with the right password", async () => {
     const bob = await h.user("bob");
+    const ip = "203.0.113.10";
     for (let i = 0; i < 5; i++) {
-      expect((await h.login(bob, { password: "wrong-password" })).res.status).toBe(401);
+      expect((await h.login(bob, { password: "wrong-password", ip })).res.status).toBe(401);
     }
-    const blocked = await h.login(bob);
+    const blocked = await h.login(bob, { ip });
     expect(blocked.res.status).toBe(429);
     const retry = Number(blocked.res.headers.get("retry-after"));
     expect(retry).toBeGreaterThan(0);
@@ -106,7 +107,28 @@ describe("login limit: 5 failures per 15 minutes", () => {
     expect((await blocked.res.json()).code).toBe("RATE_LIMITED");
 
     h.clock.advance(retry * 1000);
-    expect((await h.login(bob)).res.status).toBe(200);
+    expect((await h.login(bob, { ip })).res.status).toBe(200);
+  });
+
+  test("a stranger's five wrong passwords do not lock the real user out", async () => {
+    const erin = await h.user("erin");
+    for (let i = 0; i < 5; i++) {
+      expect((await h.login(erin, { password: "wrong-password", ip: "198.18.0.66" })).res.status).toBe(401);
+    }
+    expect((await h.login(erin, { ip: "198.18.0.66" })).res.status).toBe(429);
+    // The real user, from her own address, signs in: the Admin cannot be locked out this way either.
+    expect((await h.login(erin, { ip: "198.18.0.7" })).res.status).toBe(200);
+  });
+
+  test("a guessing campaign over many addresses is slowed to 50 failures per username per window", async () => {
+    const fay = await h.user("fay");
+    for (let i = 0; i < 50; i++) {
+      expect((await h.login(fay, { password: `wrong-${i}`, ip: `100.64.${i >> 8}.${i & 255}` })).res.status).toBe(401);
+    }
+    const blocked = await h.login(fay, { ip: "100.64.9.9" });
+    expect(blocked.res.status).toBe(429);
+    h.clock.advance(15 * 60 * 1000 + 1000);
+    expect((await h.login(fay, { ip: "100.64.9.9" })).res.status).toBe(200);
   });
 
   test("per IP: failures across usernames from one address block that address only", async () => {
@@ -127,7 +149,7 @@ describe("login limit: 5 failures per 15 minutes", () => {
   test("parallel guesses cannot slip past the count", async () => {
     const carol = await h.user("carol");
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => h.login(carol, { password: `wrong-${i}`, ip: `198.51.100.${i}` })),
+      Array.from({ length: 12 }, (_, i) => h.login(carol, { password: `wrong-${i}`, ip: "198.51.100.1" })),
     );
     const statuses = results.map((r) => r.res.status);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
@@ -136,11 +158,14 @@ describe("login limit: 5 failures per 15 minutes", () => {
 
   test("a success clears the username's earlier failures", async () => {
     const dave = await h.user("dave");
-    for (let i = 0; i < 4; i++) await h.login(dave, { password: "wrong-password" });
-    expect((await h.login(dave)).res.status).toBe(200);
-    for (let i = 0; i < 4; i++) {
-      expect((await h.login(dave, { password: "wrong-password" })).res.status).toBe(401);
-    }
-    expect((await h.login(dave)).res.status).toBe(200);
+    const ip = "203.0.113.44";
+    for (let i = 0; i < 4; i++) await h.login(dave, { password: "wrong-password", ip });
+    expect((await h.login(dave, { ip })).res.status).toBe(200);
+    // The username's failures from that address are forgotten; the address's own count stands (a success with
+    // one's own account must not reset an address that guesses at others).
+    const counts = await h.database.rows<{ key: string; n: number }>(
+      sql`select key, count(*)::int as n from login_attempts where key like ${"%" + ip} group by key order by key`,
+    );
+    expect(counts).toEqual([{ key: `ip:${ip}`, n: 4 }]);
   });
 });

@@ -46,6 +46,7 @@ describe("forwarding to tenant", () => {
       role: "owner",
       platformAdmin: false,
       apiTokenId: null,
+      pinnedWorkspaceId: null,
     });
   });
 

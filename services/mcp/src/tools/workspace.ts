@@ -36,7 +36,7 @@ export const workspaceTools = [
     output: Workspace,
     annotations: SWITCH,
     run: async (call, { workspace_id }) => {
-      await assertTokenReaches(call, workspace_id);
+      assertTokenReaches(call, workspace_id);
       return data(await activateWorkspace({ ctx: call.ctx, input: { id: workspace_id } }));
     },
   }),

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { readProviderCookie } from "../../auth/cookies.ts";
+import { readAccessCookie, readProviderCookie } from "../../auth/cookies.ts";
 import { sessionProviderFor } from "../../auth/local-session-provider.ts";
 import type { ControlContext } from "../../context.ts";
 import type { App } from "../../http/app-env.ts";
@@ -13,4 +13,9 @@ const route = createRoute({
 });
 
 export const registerLogout = (app: App, ctx: ControlContext) =>
-  app.openapi(route, (c) => sessionProviderFor(ctx, readProviderCookie(c)).logout(c, ctx) as never);
+  app.openapi(route, async (c) => {
+    // The access token ends with the session, on every replica, not when its 15 minutes run out.
+    const access = readAccessCookie(c);
+    if (access) await ctx.revocations.revoke(access);
+    return sessionProviderFor(ctx, readProviderCookie(c)).logout(c, ctx) as never;
+  });
