@@ -1,10 +1,16 @@
 import { z } from "zod";
 
+/**
+ * Text limits of the model, the same for every way in: REST and MCP inputs (the schemas below) and imported
+ * exchange files (the parser). Characters, not bytes.
+ */
+export const TEXT_LIMITS = { identifier: 200, name: 10_000, documentation: 1_000_000, propertyValue: 100_000 } as const;
+
 /** Shared field schemas of the REST and MCP inputs. */
-export const Identifier = z.string().min(1).max(200);
-export const Name = z.string().max(10_000);
-export const Documentation = z.string().max(1_000_000).nullable();
-export const PropertyValue = z.union([z.string().max(100_000), z.number(), z.boolean(), z.null()]);
+export const Identifier = z.string().min(1).max(TEXT_LIMITS.identifier);
+export const Name = z.string().max(TEXT_LIMITS.name);
+export const Documentation = z.string().max(TEXT_LIMITS.documentation).nullable();
+export const PropertyValue = z.union([z.string().max(TEXT_LIMITS.propertyValue), z.number(), z.boolean(), z.null()]);
 export const PropertiesInput = z
   .record(z.string().min(1).max(1000), PropertyValue)
   .describe("Property values keyed by property definition name (or id); null removes a value on update");

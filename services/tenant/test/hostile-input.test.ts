@@ -158,3 +158,48 @@ describe("after a 413 the next request on a kept-alive connection still works", 
     }
   });
 });
+
+describe("an imported file is held to the same text limits as the REST API", () => {
+  const model = (elements: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>
+<model xmlns="http://www.opengroup.org/xsd/archimate/3.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" identifier="id-m">
+  <name>Limits</name>
+  <elements>
+${elements}
+  </elements>
+</model>`;
+
+  test.each([
+    [
+      "an identifier over 8 KB",
+      `    <element identifier="id-${"x".repeat(8200)}" xsi:type="BusinessActor"><name>A</name></element>`,
+      /line 5: identifier 'id-x+…' is 8203 characters long; the limit is 200/,
+    ],
+    [
+      "a 10 MB element name",
+      `    <element identifier="id-big" xsi:type="BusinessActor"><name>${"n".repeat(10 * 1024 * 1024)}</name></element>`,
+      /line 5: <name> is 10485760 characters long; the limit is 10000/,
+    ],
+    [
+      "an over-long property value",
+      `    <element identifier="id-p" xsi:type="BusinessActor"><name>P</name><properties><property propertyDefinitionRef="pd-1"><value>${"v".repeat(100_001)}</value></property></properties></element>`,
+      /<value> is 100001 characters long; the limit is 100000/,
+    ],
+  ])("%s is refused with its line, and the model already there stays whole", async (_what, element, message) => {
+    const o = await h.organization();
+    const kept = await o.owner.post("/api/elements", { name: "Kept", type: "Node" });
+    expect(kept.status).toBe(201);
+    const xml = model(element);
+    const withDefs = xml.includes("pd-1")
+      ? xml.replace(
+          "</elements>",
+          '</elements>\n  <propertyDefinitions><propertyDefinition identifier="pd-1" type="string"><name>Owner</name></propertyDefinition></propertyDefinitions>',
+        )
+      : xml;
+    const res = await h.call(o.owner.caller, "POST", "/api/import", withDefs, { "content-type": "application/xml" });
+    expect(res.status, res.text.slice(0, 300)).toBe(422);
+    expect(res.body.detail).toMatch(message);
+    const left = await o.owner.get("/api/elements");
+    expect(left.body.map((e: { name: string }) => e.name)).toEqual(["Kept"]);
+  });
+});

@@ -1,5 +1,6 @@
 import type { I18n, LangString } from "@ams/db";
 import { AppError, type FieldError } from "@ams/shared";
+import { TEXT_LIMITS } from "../schemas.ts";
 import type { ModelDocument, Warning } from "./document.ts";
 import { isNcName } from "./format.ts";
 import { attr, type XmlNode } from "./xml-reader.ts";
@@ -133,6 +134,14 @@ export function register(ctx: ParseContext, node: XmlNode, mark: IdMark, what: s
     );
     return null;
   }
+  if (id.length > TEXT_LIMITS.identifier) {
+    addError(
+      ctx,
+      lineOf(ctx, node),
+      `identifier '${id.slice(0, 40)}…' is ${id.length} characters long; the limit is ${TEXT_LIMITS.identifier}`,
+    );
+    return null;
+  }
   if (!isNcName(id)) {
     addError(ctx, `identifier ${id}`, `'${id}' is not a valid XML identifier (xs:ID)`);
     return null;
@@ -149,9 +158,19 @@ export function readLang(ctx: ParseContext, children: XmlNode[] | null, tag: str
   if (children === null) return null;
   let first: XmlNode | null = null;
   let all: LangString[] | undefined;
+  const max =
+    tag === ctx.tag.documentation
+      ? TEXT_LIMITS.documentation
+      : tag === ctx.tag.value
+        ? TEXT_LIMITS.propertyValue
+        : TEXT_LIMITS.name;
   for (let k = 0; k < children.length; k++) {
     const c = children[k];
     if (c.name !== tag) continue;
+    if (c.text.length > max) {
+      const local = tag.slice(tag.indexOf(":") + 1);
+      addError(ctx, lineOf(ctx, c), `<${local}> is ${c.text.length} characters long; the limit is ${max}`);
+    }
     if (first === null) {
       first = c;
       const lang = attr(c, "xml:lang");

@@ -44,7 +44,10 @@ export function readMultipart(request: Request, maxFileBytes: number): Promise<M
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("limit", () =>
         fail(
-          new AppError("PAYLOAD_TOO_LARGE", `The uploaded file is larger than the upload limit of ${mib(maxFileBytes)}`),
+          new AppError(
+            "PAYLOAD_TOO_LARGE",
+            `The uploaded file is larger than the upload limit of ${mib(maxFileBytes)}`,
+          ),
         ),
       );
       stream.on("end", () => {

@@ -1,4 +1,3 @@
-import { readMultipart } from "./multipart.ts";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -17,6 +16,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ZipArchive } from "archiver";
 import type { Context } from "hono";
 import type { TenantEnv } from "../middleware/service-auth.ts";
+import { readMultipart } from "./multipart.ts";
 import { jsonResponse, Ok, problemResponses, type TenantApp } from "./openapi.ts";
 
 const tags = ["Import and export"];
