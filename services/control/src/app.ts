@@ -1,4 +1,4 @@
-import { assertNoNulInRequest } from "@ams/shared";
+import { assertStorableText } from "@ams/shared";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { createControlContext } from "./context.ts";
 import type { ControlDeps } from "./deps.ts";
@@ -33,7 +33,7 @@ export function createControlApp(deps: ControlDeps) {
   });
   // PostgreSQL cannot store NUL in text: refuse it up front with a 422 naming the field (URL and JSON bodies).
   app.use("/api/*", async (c, next) => {
-    await assertNoNulInRequest(c.req.raw);
+    await assertStorableText(c.req.raw);
     await next();
   });
   app.use("*", createGateway(ctx));

@@ -1,6 +1,6 @@
 import type { Database } from "@ams/db";
 import type { GraphProvider } from "@ams/model";
-import { AppError, assertNoNulInRequest, type HealthProbe, healthReport, type ServiceTokens } from "@ams/shared";
+import { AppError, assertStorableText, type HealthProbe, healthReport, type ServiceTokens } from "@ams/shared";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { problemFromZod, problemResponse } from "./middleware/problems.ts";
@@ -64,7 +64,7 @@ export function createTenantApp(deps: TenantDeps) {
   app.use("/api/*", (c, next) => (UPLOAD_PATHS.has(c.req.path) ? largeBodies(c, next) : smallBodies(c, next)));
   // PostgreSQL cannot store NUL in text: refuse it up front with a 422 naming the field (URL and JSON bodies).
   app.use("/api/*", async (c, next) => {
-    await assertNoNulInRequest(c.req.raw);
+    await assertStorableText(c.req.raw);
     await next();
   });
   const resolveIcon = deps.resolveIcon ?? deps.plugins?.resolveIcon;

@@ -203,3 +203,17 @@ ${elements}
     expect(left.body.map((e: { name: string }) => e.name)).toEqual(["Kept"]);
   });
 });
+
+describe("an unpaired surrogate is refused like NUL", () => {
+  test("a dashboard title of \\udfff\\ud800 is a 422 naming the field, not a 500", async () => {
+    const res = await h.call(
+      org.owner.caller,
+      "POST",
+      "/api/dashboards",
+      '{"title":"\\udfff\\ud800","parameters":[],"panels":[]}',
+    );
+    expect(res.status, res.text).toBe(422);
+    expect(res.body.errors[0].path).toBe("title");
+    expect(res.body.detail).toMatch(/valid Unicode text/);
+  });
+});

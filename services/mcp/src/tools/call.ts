@@ -1,4 +1,4 @@
-import { findNulPath, nulCharacterError, toProblem } from "@ams/shared";
+import { findUnstorableText, toProblem, unstorableTextError } from "@ams/shared";
 import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ToolCall } from "./define.ts";
@@ -15,8 +15,8 @@ export type Logger = (err: unknown) => void;
 export async function callTool(call: ToolCall, name: string, args: unknown, log: Logger): Promise<CallToolResult> {
   const tool = TOOL_BY_NAME.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools/list names the 37 tools`);
-  const nul = findNulPath(args);
-  if (nul) return refusal(nulCharacterError(nul));
+  const unstorable = findUnstorableText(args);
+  if (unstorable) return refusal(unstorableTextError(unstorable));
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) throw invalidParams(name, parsed.error);
   try {
