@@ -69,6 +69,9 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
       log(
         `job ${jobId}: generation ${result.generation} in ${Date.now() - started} ms (${JSON.stringify(result.counts)})`,
       );
+      if (result.skipped > 0) {
+        log(`job ${jobId}: ${result.skipped} edges had an end missing from the model and were not drawn (see counts)`);
+      }
       if (result.previousSlot) scheduleRetirement(workspaceId, result.previousSlot);
       return { kind: "ack" };
     } catch (err) {

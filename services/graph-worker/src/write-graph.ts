@@ -73,6 +73,7 @@ export async function writeGraph(
     });
 
     let skipped = 0;
+    const examples: string[] = [];
     const edges: { s: string; t: string; type: string; props: EdgeRow["props"] }[] = [];
     const resolve = (type: string, list: EdgeRow[]) => {
       let n = 0;
@@ -82,7 +83,11 @@ export async function writeGraph(
         if (s && t) {
           edges.push({ s, t, type, props: r.props });
           n++;
-        } else skipped++;
+        } else {
+          skipped++;
+          if (examples.length < 20)
+            examples.push(`${type} ${r.s} -> ${r.t}: ${s ? "target" : "source"} not in the model`);
+        }
       }
       return n;
     };
@@ -116,7 +121,14 @@ export async function writeGraph(
       slot,
       previousSlot: meta?.slot ?? null,
       skipped,
-      counts: { elements, relationships, views: rows.views.length, reified: rows.reified.length, contains },
+      counts: {
+        elements,
+        relationships,
+        views: rows.views.length,
+        reified: rows.reified.length,
+        contains,
+        ...(skipped > 0 ? { inconsistent: { count: skipped, examples } } : {}),
+      },
     };
   } finally {
     await session.close();

@@ -2,7 +2,18 @@ import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-o
 import { workspaces } from "./workspaces.ts";
 
 /** Counts of what a rebuild wrote to the graph. */
-export type GraphCounts = { elements: number; relationships: number; views: number; reified: number; contains: number };
+export type GraphCounts = {
+  elements: number;
+  relationships: number;
+  views: number;
+  reified: number;
+  contains: number;
+  /**
+   * Edges the rebuild could not draw because an end was missing from the model (the database's constraints prevent
+   * this; data from before them, or written around them, can still hold it): reported, never dropped silently.
+   */
+  inconsistent?: { count: number; examples: string[] };
+};
 
 /**
  * One rebuild of a workspace's graph read model. state: queued | running | succeeded | failed.
