@@ -380,6 +380,9 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(", ")}`;
 
+/** Tables whose statement triggers keep relationships attached to existing endpoints (migration 0006). */
+const ENDPOINT_TRIGGERS = ["elements", "relationships"];
+
 export async function benchExchange() {
   const database = await createTestDatabase("ams_bench_exchange");
   const bare = postgres(database.url, { max: 4, onnotice: () => {} });
@@ -523,6 +526,16 @@ export async function benchExchange() {
           rss.push(r.maxRssMb);
           return r.ms;
         },
+        // The same import with the model's endpoint triggers switched off: what the integrity guarantees cost.
+        importWithoutTriggers: async () => {
+          await truncate();
+          await bare.unsafe(ENDPOINT_TRIGGERS.map((t) => `alter table ${t} disable trigger user`).join("; "));
+          try {
+            return (await inChild("import", file, database.url, org!.id, main)).ms;
+          } finally {
+            await bare.unsafe(ENDPOINT_TRIGGERS.map((t) => `alter table ${t} enable trigger user`).join("; "));
+          }
+        },
         parse: async () => (await inChild("parse", file)).ms,
         copy: async () => {
           await truncate();
@@ -538,6 +551,13 @@ export async function benchExchange() {
       bigFloor,
       "<= 2 x (parse + COPY)",
       heavy.import!.median <= 2 * bigFloor,
+    );
+    report(
+      "import 100k: with endpoint triggers vs without, median",
+      heavy.import!.median,
+      heavy.importWithoutTriggers!.median,
+      "<= 1.10 x without",
+      heavy.import!.median <= 1.1 * heavy.importWithoutTriggers!.median,
     );
     report("  floor: XML parse alone (cold process), median", heavy.parse!.median, null, "(informational)", true);
     report("  floor: COPY of the same rows, median", heavy.copy!.median, null, "(informational)", true);

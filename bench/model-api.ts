@@ -125,6 +125,36 @@ export async function benchModelApi() {
     );
     report("POST /api/elements, median", create.median, floorCreate.median, "(informational)", true);
     report("POST /api/elements, p99", create.p99, floorCreate.p99, "(informational)", true);
+
+    // A single relationship write with the endpoint triggers (lock both ends, check them) and without.
+    const [first, second] = await database.rows<{ id: string }>(
+      sql`select id from elements where workspace_id = ${ws!.id} order by ord limit 2`,
+    );
+    const createRelationship = async () => {
+      const res = await fetch(`${base}/api/relationships`, {
+        method: "POST",
+        headers: await headers(),
+        body: JSON.stringify({ type: "Association", source: first!.id, target: second!.id }),
+      });
+      if (res.status !== 201) throw new Error(`create relationship: ${res.status}`);
+      return res.text();
+    };
+    const setTriggers = (on: boolean) =>
+      bare.unsafe(
+        ["elements", "relationships"]
+          .map((t) => `alter table ${t} ${on ? "enable" : "disable"} trigger user`)
+          .join("; "),
+      );
+    const withTriggers = await measure(createRelationship, { iterations: 300 });
+    await setTriggers(false);
+    const withoutTriggers = await measure(createRelationship, { iterations: 300 }).finally(() => setTriggers(true));
+    report(
+      "POST /api/relationships with vs without endpoint triggers, median",
+      withTriggers.median,
+      withoutTriggers.median,
+      "<= without + 0.2 ms",
+      withTriggers.median <= withoutTriggers.median + 0.2,
+    );
   } finally {
     await bare.end({ timeout: 5 });
     server.close();

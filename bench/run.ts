@@ -1,4 +1,5 @@
 import { benchExchange } from "./exchange.ts";
+import { benchFuzz } from "./fuzz.ts";
 import { benchGateway } from "./gateway.ts";
 import { benchGraph } from "./graph.ts";
 import { summary } from "./lib.ts";
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<void>> = {
   gateway: benchGateway,
   mcp: benchMcp,
   graph: benchGraph,
+  fuzz: benchFuzz,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;
