@@ -67,26 +67,58 @@ FROM gone g;
 -- deleted fails the insert with foreign_key_violation. Set-based (transition tables): a bulk insert checks once.
 CREATE FUNCTION ams_check_relationship_endpoints() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
+  r record;
   bad record;
+  bad_id text;
+  bad_side text;
+  bad_missing text;
 BEGIN
+  -- A few rows (every REST or MCP write): index lookups per row. Many rows (an import): one set-based pass.
+  IF (SELECT count(*) FROM (SELECT 1 FROM new_rows LIMIT 65) few) <= 64 THEN
+    FOR r IN SELECT n.workspace_id, n.id, n.source_id, n.target_id FROM new_rows n LOOP
+      PERFORM 1 FROM elements e
+      WHERE e.workspace_id = r.workspace_id AND e.id IN (r.source_id, r.target_id) FOR KEY SHARE;
+      PERFORM 1 FROM relationships x
+      WHERE x.workspace_id = r.workspace_id AND x.id IN (r.source_id, r.target_id) FOR KEY SHARE;
+      IF NOT EXISTS (SELECT 1 FROM elements e WHERE e.workspace_id = r.workspace_id AND e.id = r.source_id)
+         AND NOT EXISTS (SELECT 1 FROM relationships x WHERE x.workspace_id = r.workspace_id AND x.id = r.source_id) THEN
+        bad_id := r.id; bad_side := 'source'; bad_missing := r.source_id;
+        EXIT;
+      END IF;
+      IF NOT EXISTS (SELECT 1 FROM elements e WHERE e.workspace_id = r.workspace_id AND e.id = r.target_id)
+         AND NOT EXISTS (SELECT 1 FROM relationships x WHERE x.workspace_id = r.workspace_id AND x.id = r.target_id) THEN
+        bad_id := r.id; bad_side := 'target'; bad_missing := r.target_id;
+        EXIT;
+      END IF;
+    END LOOP;
+    IF bad_side IS NOT NULL THEN
+      RAISE EXCEPTION USING
+        ERRCODE = 'foreign_key_violation',
+        MESSAGE = format('The %s ''%s'' of relationship ''%s'' does not exist (it may have been deleted meanwhile)',
+                         bad_side, bad_missing, bad_id),
+        TABLE = 'relationships',
+        CONSTRAINT = 'relationships_endpoints_exist';
+    END IF;
+    RETURN NULL;
+  END IF;
   PERFORM 1 FROM elements e
   WHERE (e.workspace_id, e.id) IN (SELECT n.workspace_id, n.source_id FROM new_rows n
                                    UNION SELECT n.workspace_id, n.target_id FROM new_rows n)
   FOR KEY SHARE OF e;
-  PERFORM 1 FROM relationships r
-  WHERE (r.workspace_id, r.id) IN (SELECT n.workspace_id, n.source_id FROM new_rows n
+  PERFORM 1 FROM relationships x
+  WHERE (x.workspace_id, x.id) IN (SELECT n.workspace_id, n.source_id FROM new_rows n
                                    UNION SELECT n.workspace_id, n.target_id FROM new_rows n)
-  FOR KEY SHARE OF r;
+  FOR KEY SHARE OF x;
   SELECT n.id, CASE WHEN s.ok THEN 'target' ELSE 'source' END AS side,
          CASE WHEN s.ok THEN n.target_id ELSE n.source_id END AS missing
   INTO bad
   FROM new_rows n
   CROSS JOIN LATERAL (SELECT
       EXISTS (SELECT 1 FROM elements e WHERE e.workspace_id = n.workspace_id AND e.id = n.source_id)
-      OR EXISTS (SELECT 1 FROM relationships r WHERE r.workspace_id = n.workspace_id AND r.id = n.source_id) AS ok) s
+      OR EXISTS (SELECT 1 FROM relationships x WHERE x.workspace_id = n.workspace_id AND x.id = n.source_id) AS ok) s
   CROSS JOIN LATERAL (SELECT
       EXISTS (SELECT 1 FROM elements e WHERE e.workspace_id = n.workspace_id AND e.id = n.target_id)
-      OR EXISTS (SELECT 1 FROM relationships r WHERE r.workspace_id = n.workspace_id AND r.id = n.target_id) AS ok) t
+      OR EXISTS (SELECT 1 FROM relationships x WHERE x.workspace_id = n.workspace_id AND x.id = n.target_id) AS ok) t
   WHERE NOT s.ok OR NOT t.ok
   LIMIT 1;
   IF FOUND THEN
@@ -114,15 +146,28 @@ CREATE TRIGGER relationships_endpoints_on_update AFTER UPDATE ON relationships
 CREATE FUNCTION ams_delete_attached_concepts() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   kind text := CASE TG_TABLE_NAME WHEN 'elements' THEN 'element' ELSE 'relationship' END;
+  o record;
+  many boolean;
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM old_rows) THEN
+  SELECT count(*) > 64 INTO many FROM (SELECT 1 FROM old_rows LIMIT 65) few;
+  IF many IS NULL OR NOT EXISTS (SELECT 1 FROM old_rows) THEN
     RETURN NULL;
   END IF;
-  DELETE FROM relationships r USING old_rows o WHERE r.workspace_id = o.workspace_id AND r.source_id = o.id;
-  DELETE FROM relationships r USING old_rows o WHERE r.workspace_id = o.workspace_id AND r.target_id = o.id;
-  DELETE FROM property_values p USING old_rows o
-  WHERE p.workspace_id = o.workspace_id AND p.owner_kind = kind AND p.owner_id = o.id;
-  DELETE FROM folders f USING old_rows o WHERE f.workspace_id = o.workspace_id AND f.ref_id = o.id;
+  IF NOT many THEN
+    -- A few rows (a REST or MCP delete): index lookups per deleted concept.
+    FOR o IN SELECT d.workspace_id, d.id FROM old_rows d LOOP
+      DELETE FROM relationships r WHERE r.workspace_id = o.workspace_id AND r.source_id = o.id;
+      DELETE FROM relationships r WHERE r.workspace_id = o.workspace_id AND r.target_id = o.id;
+      DELETE FROM property_values p WHERE p.workspace_id = o.workspace_id AND p.owner_kind = kind AND p.owner_id = o.id;
+      DELETE FROM folders f WHERE f.workspace_id = o.workspace_id AND f.ref_id = o.id;
+    END LOOP;
+    RETURN NULL;
+  END IF;
+  DELETE FROM relationships r USING old_rows d WHERE r.workspace_id = d.workspace_id AND r.source_id = d.id;
+  DELETE FROM relationships r USING old_rows d WHERE r.workspace_id = d.workspace_id AND r.target_id = d.id;
+  DELETE FROM property_values p USING old_rows d
+  WHERE p.workspace_id = d.workspace_id AND p.owner_kind = kind AND p.owner_id = d.id;
+  DELETE FROM folders f USING old_rows d WHERE f.workspace_id = d.workspace_id AND f.ref_id = d.id;
   RETURN NULL;
 END
 $$;

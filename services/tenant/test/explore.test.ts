@@ -78,8 +78,11 @@ describe("explore answers questions about the active workspace", () => {
       const o = await quick.organization();
       await o.owner.post("/api/elements", { name: "Slow goal", type: "Goal" });
       expect((await o.owner.post("/api/export/neo4j")).status).toBe(200);
+      // Ten million rows from bounded lists: Neo4j checks the time limit between rows and stops it.
       const slow = await o.viewer.post("/api/explore", {
-        query: "UNWIND range(1, 100000000) AS i WITH i WHERE i % 7 = 1 RETURN count(*) AS c",
+        query:
+          "UNWIND range(1, 10000) AS i UNWIND range(1, 100) AS j UNWIND [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] AS k " +
+          "WITH i WHERE (i * j * k) % 7 = 1 RETURN count(*) AS c",
       });
       expect(slow.status).toBe(422);
       expect(slow.body.detail).toMatch(/time limit of 300 ms/);
@@ -88,9 +91,42 @@ describe("explore answers questions about the active workspace", () => {
     }
   });
 
+  test("a query Neo4j could not interrupt is refused before it runs, and the graph answers the next one at once", async () => {
+    const started = Date.now();
+    const runaway = await explore("RETURN size(reduce(s = '', x IN range(1, 5000000) | s + 'aaaaaaaaaa')) AS n");
+    expect(runaway.status).toBe(422);
+    expect(runaway.body.detail).toMatch(/range\(\) may build at most 10000 values/);
+    const nested = await explore("RETURN [x IN range(1, 10000) | [y IN range(1, 10000) | x * y]] AS grid");
+    expect(nested.status).toBe(422);
+    expect(nested.body.detail).toMatch(/at most 1000000 values together/);
+    const computed = await explore("MATCH (c:ApplicationComponent) RETURN range(1, size(c.name) * 1000000) AS r");
+    expect(computed.status).toBe(422);
+    expect(computed.body.detail).toMatch(/integer literals as bounds/);
+    const next = await explore("RETURN 1 AS one");
+    expect(next.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  test("20 concurrent explore calls from one user: the ones past the user's slots get 429 with Retry-After", async () => {
+    const query =
+      "UNWIND range(1, 10000) AS i UNWIND range(1, 50) AS j WITH i WHERE (i * j) % 3 = 1 RETURN count(*) AS c";
+    const answers = await Promise.all(Array.from({ length: 20 }, () => explore(query)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(4);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(16);
+    for (const r of refused) {
+      expect(r.headers.get("retry-after")).toBe("1");
+      expect(r.body.detail).toMatch(/Too many graph queries are running for you/);
+    }
+    // Slots come back: once they finished, the same user queries again.
+    expect((await explore("RETURN 1 AS one")).status).toBe(200);
+  });
+
   test("hostile parameters and a shortestPath from a node to itself are refused with a 422 naming the field", async () => {
     let nested: unknown = "leaf";
-    for (let i = 0; i < 5000; i++) nested = [nested];
+    for (let i = 0; i < 1000; i++) nested = [nested];
     const deep = await explore("RETURN $p AS p", { p: nested });
     expect(deep.status).toBe(422);
     expect(deep.body.errors[0].path).toBe("parameters");

@@ -1,5 +1,5 @@
 import { AppError, invalid } from "@ams/shared";
-import neo4j, { type ManagedTransaction, type Record as Neo4jRecord } from "neo4j-driver";
+import neo4j, { type ManagedTransaction, type Record as Neo4jRecord, type Transaction } from "neo4j-driver";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { Query } from "./cypher/ast.ts";
 import { parseReadQuery } from "./cypher/parse.ts";
@@ -7,6 +7,7 @@ import { printScoped } from "./cypher/print.ts";
 import type { GraphDeps } from "./deps.ts";
 import { readGraphMeta, type Slot, scopeLabel } from "./labels.ts";
 import { checkPlan, type PlanNode } from "./plan-check.ts";
+import { withQuerySlot } from "./query-slots.ts";
 import { type QueryResult, toResult } from "./results.ts";
 
 export type ExploreInput = { query: string; parameters?: Record<string, unknown> };
@@ -15,7 +16,8 @@ export type ExploreInput = { query: string; parameters?: Record<string, unknown>
 export async function explore({ ctx, input, graph }: Verb<ExploreInput> & { graph: GraphDeps }): Promise<QueryResult> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
-  return runScopedQuery(graph, ws, parseReadQuery(input.query), input.parameters ?? {});
+  const query = parseReadQuery(input.query);
+  return withQuerySlot(ctx, () => runScopedQuery(graph, ws, query, input.parameters ?? {}));
 }
 
 /**
@@ -38,31 +40,42 @@ export async function runScopedQuery(
     fetchSize: rowCap + 1,
   });
   let scope = "";
+  // One explicit transaction, never retried: executeRead would re-run a query that ran out of memory or time for
+  // half a minute. Neo4j enforces the timeout between rows; the deadline below answers the caller even when the
+  // server is stuck inside one expression.
+  const tx = session.beginTransaction({ timeout });
+  let deadline: NodeJS.Timeout | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    deadline = setTimeout(() => reject(timedOut(timeout)), timeout + 1_000);
+  });
   try {
-    return await session.executeRead(
-      async (tx) => {
-        const prepared = await prepareScoped(tx, workspaceId, query, parameters);
-        scope = prepared.scope;
-        const text = prepared.text;
-        const result = tx.run(text, parameters);
-        const keys = (await result.keys()) as string[];
-        const records: Neo4jRecord[] = [];
-        let truncated = false;
-        for await (const record of result) {
-          if (records.length === rowCap) {
-            truncated = true;
-            break;
-          }
-          records.push(record);
+    const work = (async () => {
+      const prepared = await prepareScoped(tx, workspaceId, query, parameters);
+      scope = prepared.scope;
+      const result = tx.run(prepared.text, parameters);
+      const keys = (await result.keys()) as string[];
+      const records: Neo4jRecord[] = [];
+      let truncated = false;
+      for await (const record of result) {
+        if (records.length === rowCap) {
+          truncated = true;
+          break;
         }
-        return toResult(keys, records, truncated, rowCap);
-      },
-      { timeout },
-    );
+        records.push(record);
+      }
+      return toResult(keys, records, truncated, rowCap);
+    })();
+    work.catch(() => {});
+    return await Promise.race([work, stopped]);
   } catch (err) {
     throw mapNeo4jError(err, scope, timeout);
   } finally {
-    await session.close();
+    clearTimeout(deadline);
+    // Not awaited: a transaction stuck on the server must not hold the answer (the driver resets the connection).
+    void tx
+      .rollback()
+      .catch(() => {})
+      .finally(() => session.close().catch(() => {}));
   }
 }
 
@@ -71,7 +84,7 @@ export async function runScopedQuery(
  * explore does before running a query (the bench measures this as the explore overhead).
  */
 export async function prepareScoped(
-  tx: ManagedTransaction,
+  tx: ManagedTransaction | Transaction,
   workspaceId: string,
   query: Query,
   parameters: Record<string, unknown>,
@@ -91,7 +104,7 @@ export async function prepareScoped(
 const SLOT_TTL_MS = 500;
 const slots = new Map<string, { slot: Slot; at: number }>();
 
-async function currentSlot(tx: ManagedTransaction, workspaceId: string): Promise<Slot> {
+async function currentSlot(tx: ManagedTransaction | Transaction, workspaceId: string): Promise<Slot> {
   const cached = slots.get(workspaceId);
   if (cached && Date.now() - cached.at < SLOT_TTL_MS) return cached.slot;
   const meta = await readGraphMeta(tx, workspaceId);
@@ -133,6 +146,12 @@ function checkParameters(parameters: Record<string, unknown>): void {
   if (size > 256 * 1024) throw invalid("parameters", "must be at most 256 KiB of JSON");
 }
 
+function timedOut(timeout: number): AppError {
+  return new AppError("VALIDATION", `query: stopped after the time limit of ${timeout} ms`, {
+    errors: [{ path: "query", message: `ran longer than ${timeout} ms` }],
+  });
+}
+
 function mapNeo4jError(err: unknown, scope: string, timeout: number): unknown {
   if (err instanceof AppError) return err;
   const e = err as { code?: string; message?: string };
@@ -142,9 +161,14 @@ function mapNeo4jError(err: unknown, scope: string, timeout: number): unknown {
     /TransactionTimedOut|Transaction\.TransactionTimedOutClientConfiguration|TransactionTimedOut/i.test(code) ||
     /timed out|terminated/i.test(message)
   ) {
-    return new AppError("VALIDATION", `query: stopped after the time limit of ${timeout} ms`, {
-      errors: [{ path: "query", message: `ran longer than ${timeout} ms` }],
-    });
+    return timedOut(timeout);
+  }
+  if (
+    /MemoryPoolOutOfMemoryError|MemoryLimitExceeded|OutOfMemory/i.test(code) ||
+    /memory pool limit|transaction memory/i.test(message)
+  ) {
+    const detail = "needs more memory than one explore query may use; narrow it (fewer rows, smaller lists)";
+    return new AppError("VALIDATION", `query: ${detail}`, { errors: [{ path: "query", message: detail }] });
   }
   if (code === "ServiceUnavailable" || code === "SessionExpired")
     return new AppError("UNAVAILABLE", "The graph database is unreachable; try again later");

@@ -46,6 +46,11 @@ export class Cursor {
   readonly tokens: Token[];
   readonly source: string;
   i: number;
+  /**
+   * The product of the sizes of the range() lists the query builds so far: iteration over them may nest, and Neo4j
+   * cannot interrupt an expression (a reduce() over a huge range runs on past any timeout), so it is bounded here.
+   */
+  rangeProduct = 1;
   /** Tokens consumed, backtracking included: bounds the work a hostile query can cause. */
   steps: number;
   /** Nesting depth of expressions and subqueries, capped so a hostile query cannot exhaust the stack. */

@@ -217,7 +217,43 @@ function parseCall(c: Cursor): Expr {
     while (c.acceptSym(","));
   }
   c.expectSym(")");
+  if (lower === "range") checkRange(c, args, start);
   return { k: "call", name, distinct, args };
+}
+
+/** Largest list one range() may build, and the largest product of all range() sizes in one query. */
+export const RANGE_LIMIT = 10_000;
+export const RANGE_PRODUCT_LIMIT = 1_000_000;
+
+function integerLiteral(e: Expr | undefined): number | undefined {
+  if (e?.k === "lit" && /^\d+$/.test(e.text)) return Number(e.text);
+  if (e?.k === "unary" && e.op === "-") {
+    const v = integerLiteral(e.e);
+    return v === undefined ? undefined : -v;
+  }
+  return undefined;
+}
+
+/**
+ * range() with literal bounds only, at most RANGE_LIMIT elements, and at most RANGE_PRODUCT_LIMIT together: Neo4j
+ * checks its transaction timeout between rows, not inside an expression, so `reduce(s = '', x IN range(1, 5000000)
+ * | s + 'a')` would keep the shared server busy long after the caller gave up.
+ */
+function checkRange(c: Cursor, args: Expr[], start: number): void {
+  const from = integerLiteral(args[0]);
+  const to = integerLiteral(args[1]);
+  const step = args[2] === undefined ? 1 : integerLiteral(args[2]);
+  if (from === undefined || to === undefined || step === undefined || step === 0) {
+    refuse("range() needs integer literals as bounds and step in explore queries", start);
+  }
+  const size = Math.max(0, Math.floor((to - from) / step) + 1);
+  if (size > RANGE_LIMIT) {
+    refuse(`range() may build at most ${RANGE_LIMIT} values in explore queries (this one builds ${size})`, start);
+  }
+  c.rangeProduct *= Math.max(1, size);
+  if (c.rangeProduct > RANGE_PRODUCT_LIMIT) {
+    refuse(`the range() lists of one explore query may hold at most ${RANGE_PRODUCT_LIMIT} values together`, start);
+  }
 }
 
 /** ( expr ) or a pattern predicate such as (a)-[:SERVING]->(b). */

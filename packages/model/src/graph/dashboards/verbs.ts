@@ -4,6 +4,7 @@ import { type RequestContext, requireCapability, requireWorkspace, type Verb } f
 import { parseReadQuery } from "../cypher/parse.ts";
 import type { GraphDeps } from "../deps.ts";
 import { runScopedQuery } from "../explore.ts";
+import { withQuerySlot } from "../query-slots.ts";
 import { coerceParameter, validateDefinition } from "./definition.ts";
 import {
   appendRevision,
@@ -97,7 +98,8 @@ export async function runPanel({
   const cypherParams: Record<string, unknown> = {};
   const bindings = panel.bindings ?? Object.fromEntries(def.parameters.map((p) => [p.name, p.name]));
   for (const [param, source] of Object.entries(bindings)) cypherParams[param] = values[source] ?? null;
-  const result = await runScopedQuery(graph, ws, parseReadQuery(panel.query), cypherParams);
+  const query = parseReadQuery(panel.query);
+  const result = await withQuerySlot(ctx, () => runScopedQuery(graph, ws, query, cypherParams));
   return {
     dashboardId: row.id,
     revision: row.revision,

@@ -9,7 +9,8 @@ import java.util.Map;
  * (the flag wins). The password is best passed through the environment so it does not show up in `ps`.
  */
 record LaunchOptions(
-        Path home, String host, int boltPort, boolean auth, String password, long pageCacheBytes, boolean exitOnStdinClose) {
+        Path home, String host, int boltPort, boolean auth, String password, long pageCacheBytes, boolean exitOnStdinClose,
+        long txMemoryMaxBytes) {
 
     static final String USAGE = String.join("\n",
             "usage: LocalNeo4j --home <dir> [options]",
@@ -20,6 +21,8 @@ record LaunchOptions(
             "  --no-auth               disable authentication (env NEO4J_LAUNCHER_AUTH=false)",
             "  --page-cache <size>     page cache, e.g. 128m, 1g, default 128m (env NEO4J_LAUNCHER_PAGE_CACHE)",
             "  --exit-on-stdin-close   shut down when stdin reaches end of file (env NEO4J_LAUNCHER_EXIT_ON_STDIN_CLOSE=true)",
+            "  --tx-memory-max <size>  memory one transaction may use, e.g. 256m; 0 for no limit, default 256m",
+            "                          (env NEO4J_LAUNCHER_TX_MEMORY_MAX)",
             "Heap is capped with the JVM's own -Xmx.");
 
     static LaunchOptions parse(String[] args, Map<String, String> env) {
@@ -30,6 +33,7 @@ record LaunchOptions(
         boolean auth = !"false".equalsIgnoreCase(env.getOrDefault("NEO4J_LAUNCHER_AUTH", "true"));
         String pageCache = env.getOrDefault("NEO4J_LAUNCHER_PAGE_CACHE", "128m");
         boolean stdinClose = "true".equalsIgnoreCase(env.getOrDefault("NEO4J_LAUNCHER_EXIT_ON_STDIN_CLOSE", "false"));
+        String txMemory = env.getOrDefault("NEO4J_LAUNCHER_TX_MEMORY_MAX", "256m");
 
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -41,6 +45,7 @@ record LaunchOptions(
                 case "--no-auth" -> auth = false;
                 case "--page-cache" -> pageCache = value(args, ++i, arg);
                 case "--exit-on-stdin-close" -> stdinClose = true;
+                case "--tx-memory-max" -> txMemory = value(args, ++i, arg);
                 case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
                 default -> throw new IllegalArgumentException("unknown argument " + arg + "\n" + USAGE);
             }
@@ -57,7 +62,7 @@ record LaunchOptions(
             throw new IllegalArgumentException("bolt port out of range: " + port);
         }
         return new LaunchOptions(Path.of(home).toAbsolutePath(), host, boltPort, auth, auth ? password : null,
-                parseSize(pageCache), stdinClose);
+                parseSize(pageCache), stdinClose, parseSize(txMemory));
     }
 
     private static String value(String[] args, int i, String flag) {
