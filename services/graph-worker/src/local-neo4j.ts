@@ -25,7 +25,15 @@ export type LocalNeo4jOptions = {
   startTimeoutMs?: number;
 };
 
-export type LocalNeo4j = { url: string; user: string; password: string; pid: number; stop(): Promise<void> };
+export type LocalNeo4j = {
+  url: string;
+  user: string;
+  password: string;
+  pid: number;
+  /** Resolves when the JVM has exited, for whatever reason (stop() included), with how it ended. */
+  exited: Promise<string>;
+  stop(): Promise<void>;
+};
 
 const LAUNCHER_DIR = resolve(import.meta.dirname, "../../../tools/neo4j-launcher");
 const TARGET_DIR = join(LAUNCHER_DIR, "target");
@@ -85,7 +93,9 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
   if (auth) env.NEO4J_LAUNCHER_PASSWORD = password;
   // stdin stays an open pipe: when this process dies, the JVM sees end of file and shuts down.
   const child = spawn(java, args, { env, stdio: ["pipe", "pipe", "pipe"] });
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  const exited = new Promise<string>((done) =>
+    child.once("exit", (code, signal) => done(signal ? `killed by ${signal}` : `exit code ${code}`)),
+  );
   const tail: string[] = [];
   const remember = (line: string) => {
     log(line);
@@ -126,7 +136,7 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
       ready(match[1]);
     });
   });
-  return { url, user: auth ? "neo4j" : "", password, pid: child.pid ?? -1, stop };
+  return { url, user: auth ? "neo4j" : "", password, pid: child.pid ?? -1, exited, stop };
 }
 
 async function requireJava17(): Promise<string> {

@@ -6,6 +6,7 @@ import { type LocalNeo4j, startLocalNeo4j } from "./local-neo4j.ts";
 import { type Neo4jChoice, resolveNeo4j } from "./neo4j-config.ts";
 import { createMemoryQueue } from "./queue-memory.ts";
 import { createNatsQueue } from "./queue-nats.ts";
+import { type Supervised, superviseLocalNeo4j } from "./supervise.ts";
 import { createGraphWorker, type GraphWorker } from "./worker.ts";
 
 export type GraphRuntime = {
@@ -46,20 +47,24 @@ export async function createGraphRuntime(opts: {
   const config: GraphConfig = opts.config ?? parseGraphEnv(env);
   const choice = opts.choice ?? resolveNeo4j(env);
   if (choice.kind === "none") return { unavailable: choice.message, async close() {} };
-  let local: LocalNeo4j | undefined;
+  let local: Supervised | undefined;
   let url: string;
   let auth: { user: string; password: string };
   if (choice.kind === "local") {
     log(`starting a local Neo4j in ${choice.dataDir}`);
-    local = await startLocalNeo4j({
+    const options = {
       dataDir: choice.dataDir,
       boltPort: choice.boltPort,
       password: choice.password,
       heap: choice.heap,
       pageCache: choice.pageCache,
-    });
-    url = local.url;
-    auth = { user: local.user, password: local.password };
+    };
+    const first: LocalNeo4j = await startLocalNeo4j(options);
+    url = first.url;
+    auth = { user: first.user, password: first.password };
+    // A restart comes back on the same port with the same password, so the driver below keeps working.
+    const again = { ...options, boltPort: Number(new URL(first.url).port), password: first.password };
+    local = superviseLocalNeo4j(first, () => startLocalNeo4j(again), log);
   } else {
     url = choice.url;
     auth = { user: choice.user, password: choice.password };
@@ -89,6 +94,7 @@ export async function createGraphRuntime(opts: {
         staleMs: config.GRAPH_ACK_WAIT_MS,
         batchSize: config.GRAPH_BATCH_SIZE,
         log,
+        neo4jDown: local?.down,
       });
       await worker.start();
     }
@@ -109,6 +115,7 @@ export async function createGraphRuntime(opts: {
       rebuildWaitMs: config.GRAPH_REBUILD_WAIT_MS,
       queryTimeoutMs: config.EXPLORE_TIMEOUT_MS,
       rowCap: config.EXPLORE_ROW_CAP,
+      down: local?.down,
     },
     async close() {
       await worker?.stop();
@@ -190,6 +197,8 @@ export function startGraphInBackground(opts: {
       graph: async () => {
         const graph = runtime?.graph;
         if (!graph) throw new Error(notReady());
+        const down = graph.down?.();
+        if (down) throw new Error(down);
         await graph.driver.verifyConnectivity({ database: graph.database });
       },
       queue: async () => {

@@ -23,6 +23,8 @@ export type GraphWorkerOptions = {
   maxAttempts?: number;
   batchSize?: number;
   log?: (message: string) => void;
+  /** Why Neo4j is known to be down (a supervised local Neo4j restarting): jobs wait for it instead of failing. */
+  neo4jDown?: () => string | undefined;
 };
 
 /**
@@ -40,6 +42,8 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
 
   async function handle(delivery: JobDelivery): Promise<JobOutcome> {
     const { jobId, workspaceId } = delivery.job;
+    // Neo4j is being restarted: the job stays queued (not claimed, no attempt spent) and runs once it is back.
+    if (opts.neo4jDown?.()) return { kind: "retry", delayMs: 2_000 };
     const claimed = await claimJob(opts.database, jobId, staleMs);
     if (claimed === "gone") return { kind: "ack" };
     if (claimed === "busy") return { kind: "retry", delayMs: 1000 };
@@ -81,9 +85,12 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
         : err instanceof AppError && err.code === "CONFLICT"
           ? err.message
           : `rebuild failed: ${(err as Error).message ?? String(err)}`;
-      const final = unreachable || claimed.attempts >= (opts.maxAttempts ?? 3);
+      // Unreachable while a supervised Neo4j restarts: try again once it is back rather than failing the job.
+      const restarting = unreachable && opts.neo4jDown?.() !== undefined;
+      const final = !restarting && (unreachable || claimed.attempts >= (opts.maxAttempts ?? 3));
       log(`job ${jobId}: ${message}${final ? "" : " (will retry)"}`);
       await finishJob(opts.database, jobId, { state: final ? "failed" : "queued", error: message });
+      if (restarting) return { kind: "retry", delayMs: 2_000 };
       return final ? { kind: "term" } : { kind: "retry", delayMs: 1000 * claimed.attempts };
     } finally {
       clearInterval(timer);

@@ -37,6 +37,8 @@ export type GraphDeps = {
   rowCap?: number;
   /** Neo4j database name (NEO4J_DATABASE), default the server's default. */
   database?: string;
+  /** Why the graph database is known to be down right now (a supervised local Neo4j restarting); undefined when up. */
+  down?: () => string | undefined;
 };
 
 /**

@@ -32,6 +32,8 @@ export async function runScopedQuery(
   parameters: Record<string, unknown>,
 ): Promise<QueryResult> {
   checkParameters(parameters);
+  const down = graph.down?.();
+  if (down) throw new AppError("UNAVAILABLE", down);
   const rowCap = graph.rowCap ?? 1000;
   const timeout = graph.queryTimeoutMs ?? 10_000;
   const session = graph.driver.session({
