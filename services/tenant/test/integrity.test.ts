@@ -1,4 +1,5 @@
 import { sql } from "@ams/db";
+import { emptyDocument, replaceModel } from "@ams/model";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type OrgFixture, type TenantHarness, tenantHarness } from "./support/harness.ts";
 
@@ -114,5 +115,40 @@ describe("view nodes against element deletion", () => {
           and not exists (select 1 from elements e where e.workspace_id = n.workspace_id and e.id = n.element_id)`,
     );
     expect(orphans?.n).toBe(0);
+  });
+});
+
+describe("bulk imports and the endpoint check", () => {
+  test("a relationship attached to one that comes 20,000 rows later (another insert chunk) imports", async () => {
+    const doc = emptyDocument();
+    doc.elements.push(
+      { id: "e-1", ord: 0, type: "ApplicationComponent", name: "One", documentation: null, i18n: null },
+      { id: "e-2", ord: 1, type: "ApplicationComponent", name: "Two", documentation: null, i18n: null },
+    );
+    const rel = (id: string, ord: number, type: string, sourceId: string, targetId: string) => ({
+      id,
+      ord,
+      type,
+      sourceId,
+      targetId,
+      name: null,
+      documentation: null,
+      isDirected: type === "Association" ? false : null,
+      accessType: null,
+      influenceStrength: null,
+      i18n: null,
+    });
+    // First in file order, but attached to the very last relationship.
+    doc.relationships.push(rel("r-first", 0, "Association", "e-1", "r-last"));
+    for (let i = 1; i < 20_001; i++) doc.relationships.push(rel(`r-${i}`, i, "Flow", "e-1", "e-2"));
+    doc.relationships.push(rel("r-last", 20_001, "Flow", "e-2", "e-1"));
+    const o = await h.organization();
+    await h.database.db.transaction((tx) => replaceModel(h.database, tx, o.workspaceId, doc));
+    const [count] = await h.database.rows<{ n: number }>(
+      sql`select count(*)::int as n from relationships where workspace_id = ${o.workspaceId}`,
+    );
+    expect(count?.n).toBe(20_002);
+    const first = await o.owner.get("/api/relationships/r-first");
+    expect(first.body).toMatchObject({ source: "e-1", target: "r-last" });
   });
 });

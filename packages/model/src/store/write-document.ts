@@ -176,7 +176,43 @@ export async function replaceModel(database: Database, tx: DbOrTx, ws: string, d
     sql`update workspaces set model = ${JSON.stringify(doc.model)}::jsonb, updated_at = now() where id = ${ws}`,
     tx,
   );
+  // Every endpoint a relationship names is inserted by this transaction: the endpoint trigger may skip locking them
+  // (nobody else can see them yet) and only checks that they exist (migration 0006).
+  await database.rows(sql`select set_config('ams.endpoints_inserted_here', 'on', true)`, tx);
   // Nested nodes reference their parent: parents must be inserted first, which document order (depth-first) gives.
-  for (const key of MODEL_TABLE_ORDER) await insertRows(database, tx, ws, MODEL_TABLES[key], doc[key]);
+  for (const key of MODEL_TABLE_ORDER) {
+    const rows = key === "relationships" ? referencedFirst(doc.relationships) : doc[key];
+    await insertRows(database, tx, ws, MODEL_TABLES[key], rows);
+  }
+  await database.rows(sql`select set_config('ams.endpoints_inserted_here', 'off', true)`, tx);
   await ensureSystemDefinitions(database, ws, tx);
+}
+
+/**
+ * Relationships in an order where one attached to another relationship comes after it: rows go in per chunk, and the
+ * database checks each chunk's endpoints when it is inserted. Their model order is the `ord` column, not this one.
+ */
+function referencedFirst<R extends { id: string; sourceId: string; targetId: string }>(
+  rows: readonly R[],
+): readonly R[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  if (!rows.some((r) => byId.has(r.sourceId) || byId.has(r.targetId))) return rows;
+  const depth = new Map<string, number>();
+  const depthOf = (r: R, seen: Set<string>): number => {
+    const known = depth.get(r.id);
+    if (known !== undefined) return known;
+    if (seen.has(r.id)) return 0; // a cycle: the database refuses it unless it sits in one chunk
+    seen.add(r.id);
+    let d = 0;
+    for (const end of [r.sourceId, r.targetId]) {
+      const other = byId.get(end);
+      if (other) d = Math.max(d, depthOf(other, seen) + 1);
+    }
+    depth.set(r.id, d);
+    return d;
+  };
+  return rows
+    .map((r, i) => ({ r, i, d: depthOf(r, new Set()) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map((x) => x.r);
 }
