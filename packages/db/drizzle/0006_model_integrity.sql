@@ -72,23 +72,27 @@ DECLARE
   bad_id text;
   bad_side text;
   bad_missing text;
+  found text[];
 BEGIN
   -- A few rows (every REST or MCP write): index lookups per row. Many rows (an import): one set-based pass.
   IF (SELECT count(*) FROM (SELECT 1 FROM new_rows LIMIT 65) few) <= 64 THEN
     FOR r IN SELECT n.workspace_id, n.id, n.source_id, n.target_id FROM new_rows n LOOP
-      PERFORM 1 FROM elements e
-      WHERE e.workspace_id = r.workspace_id AND e.id IN (r.source_id, r.target_id) FOR KEY SHARE;
-      PERFORM 1 FROM relationships x
-      WHERE x.workspace_id = r.workspace_id AND x.id IN (r.source_id, r.target_id) FOR KEY SHARE;
-      IF NOT EXISTS (SELECT 1 FROM elements e WHERE e.workspace_id = r.workspace_id AND e.id = r.source_id)
-         AND NOT EXISTS (SELECT 1 FROM relationships x WHERE x.workspace_id = r.workspace_id AND x.id = r.source_id) THEN
-        bad_id := r.id; bad_side := 'source'; bad_missing := r.source_id;
-        EXIT;
-      END IF;
-      IF NOT EXISTS (SELECT 1 FROM elements e WHERE e.workspace_id = r.workspace_id AND e.id = r.target_id)
-         AND NOT EXISTS (SELECT 1 FROM relationships x WHERE x.workspace_id = r.workspace_id AND x.id = r.target_id) THEN
-        bad_id := r.id; bad_side := 'target'; bad_missing := r.target_id;
-        EXIT;
+      -- One statement finds and locks element endpoints (the usual case); relationships only when one is missing.
+      SELECT coalesce(array_agg(e.id), '{}') INTO found FROM (
+        SELECT e.id FROM elements e
+        WHERE e.workspace_id = r.workspace_id AND e.id IN (r.source_id, r.target_id) FOR KEY SHARE) e;
+      IF NOT (r.source_id = ANY (found) AND r.target_id = ANY (found)) THEN
+        SELECT found || coalesce(array_agg(x.id), '{}') INTO found FROM (
+          SELECT x.id FROM relationships x
+          WHERE x.workspace_id = r.workspace_id AND x.id IN (r.source_id, r.target_id) FOR KEY SHARE) x;
+        IF NOT (r.source_id = ANY (found)) THEN
+          bad_id := r.id; bad_side := 'source'; bad_missing := r.source_id;
+          EXIT;
+        END IF;
+        IF NOT (r.target_id = ANY (found)) THEN
+          bad_id := r.id; bad_side := 'target'; bad_missing := r.target_id;
+          EXIT;
+        END IF;
       END IF;
     END LOOP;
     IF bad_side IS NOT NULL THEN
