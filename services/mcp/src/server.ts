@@ -1,3 +1,4 @@
+import { roleHas } from "@ams/shared";
 import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -9,6 +10,8 @@ import { metamodelJson } from "./resources/metamodel.ts";
 import { callTool, type Logger } from "./tools/call.ts";
 import type { ToolCall } from "./tools/define.ts";
 import { TOOL_LIST } from "./tools/index.ts";
+
+const READ_TOOL_LIST = TOOL_LIST.filter((t) => t.annotations?.readOnlyHint || t.name === "activate_workspace");
 
 export const SERVER_INFO = {
   name: "archimate-modeling-service",
@@ -45,7 +48,9 @@ export function createMcpServer(call: ToolCall, log: Logger): McpServer {
   const mcp = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator });
   const server = mcp.server;
   server.registerCapabilities({ tools: {} });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...TOOL_LIST] }));
+  // A caller who may not write sees the tools it can use: the read-only ones, and switching workspace.
+  const writer = call.ctx.role !== null && roleHas(call.ctx.role, "model:write");
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: writer ? [...TOOL_LIST] : READ_TOOL_LIST }));
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     callTool(call, request.params.name, request.params.arguments, log),
   );
@@ -95,5 +100,7 @@ export function createMcpServer(call: ToolCall, log: Logger): McpServer {
     },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: metamodelJson().relationships }] }),
   );
+  // The SDK advertises listChanged for prompts and resources; a stateless server never sends those notifications.
+  server.registerCapabilities({ prompts: { listChanged: false }, resources: { listChanged: false } });
   return mcp;
 }

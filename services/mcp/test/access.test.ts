@@ -70,8 +70,19 @@ describe("roles", () => {
     expect((await call(viewer, "export_model")).isError).toBeFalsy();
   });
 
+  test("a viewer's tools/list holds only what it may use: the read tools and switching workspace", async () => {
+    const all = (await owner.listTools()).tools;
+    const seen = (await viewer.listTools()).tools.map((t) => t.name).sort();
+    const expected = all
+      .filter((t) => t.annotations?.readOnlyHint || t.name === "activate_workspace")
+      .map((t) => t.name)
+      .sort();
+    expect(seen).toEqual(expected);
+    for (const name of Object.keys(MUTATIONS)) expect(seen, name).not.toContain(name);
+  });
+
   test("a viewer cannot mutate: every writing tool answers a tool error with the verb's message, and nothing changes", async () => {
-    const { tools } = await viewer.listTools();
+    const { tools } = await owner.listTools();
     const writing = tools
       .filter((t) => !t.annotations?.readOnlyHint && t.name !== "activate_workspace")
       .map((t) => t.name);
@@ -162,6 +173,8 @@ describe("invalid arguments are JSON-RPC invalid params (-32602)", () => {
     expect((await refused("update_node", { view_id: "v", node_id: "n", w: 0 })).message).toContain("w");
     expect((await refused("list_elements", { limit: 0 })).message).toContain("limit");
     expect((await refused("no_such_tool", {})).message).toContain("no_such_tool");
+    // One prefix, the client's own: "MCP error -32602: Invalid arguments for ...".
+    expect(wrongType.message).toMatch(/^MCP error -32602: Invalid arguments for create_element: name/);
   });
 
   test("nothing was written by a refused call", async () => {

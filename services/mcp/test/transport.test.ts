@@ -39,6 +39,10 @@ describe("Streamable HTTP, stateless", () => {
       expect(res.body.result.protocolVersion).toBe(version);
       expect(res.body.result.serverInfo.name).toBe("archimate-modeling-service");
       expect(res.body.result.capabilities).toMatchObject({ tools: {}, prompts: {}, resources: {} });
+      // Stateless: it can never send list-changed notifications, so it does not claim to.
+      expect(res.body.result.capabilities.prompts.listChanged).not.toBe(true);
+      expect(res.body.result.capabilities.resources.listChanged).not.toBe(true);
+      expect(res.body.result.capabilities.tools.listChanged).not.toBe(true);
       expect(res.body.result.instructions).toContain("archimate-modeling-guide");
     },
   );

@@ -1,5 +1,5 @@
 import { findUnstorableText, toProblem, unstorableTextError } from "@ams/shared";
-import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ToolCall } from "./define.ts";
 import { TOOL_BY_NAME } from "./index.ts";
@@ -14,7 +14,7 @@ export type Logger = (err: unknown) => void;
  */
 export async function callTool(call: ToolCall, name: string, args: unknown, log: Logger): Promise<CallToolResult> {
   const tool = TOOL_BY_NAME.get(name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools/list names the 37 tools`);
+  if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools/list names the tools`);
   const unstorable = findUnstorableText(args);
   if (unstorable) return refusal(unstorableTextError(unstorable));
   const parsed = tool.input.safeParse(args ?? {});
@@ -45,11 +45,19 @@ function refusal(err: unknown): CallToolResult {
 }
 
 /** Field paths and messages as REST's 422 words them, in the message and as data. */
-function invalidParams(tool: string, error: z.ZodError): McpError {
+function invalidParams(tool: string, error: z.ZodError): Error {
   const errors = error.issues.map((i) => {
     const keys = i.code === "unrecognized_keys" ? ` (${i.keys.join(", ")})` : "";
     return { path: i.path.join(".") || "(root)", message: `${i.message}${keys}` };
   });
   const detail = errors.map((e) => `${e.path}: ${e.message}`).join("; ");
-  return new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool}: ${detail}`, { errors });
+  return protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${tool}: ${detail}`, { errors });
+}
+
+/**
+ * A JSON-RPC error for the SDK to send: its code, data and the bare message. (The SDK's McpError prefixes its message
+ * with "MCP error <code>:", which the client then prefixes again.)
+ */
+function protocolError(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, data });
 }
