@@ -41,8 +41,8 @@ const VIEWPOINT_ARGS = {
 
 /**
  * One MCP server for one HTTP request (the transport is stateless). Tools are served by our own handlers rather
- * than McpServer.registerTool: the SDK turns argument validation failures into tool results, while this service
- * answers them as JSON-RPC invalid params; and the tools/list answer is converted from zod once per process.
+ * than McpServer.registerTool: the tools/list answer is converted from zod once per process and depends on the
+ * caller's role, and argument failures are worded as REST words them (src/tools/call.ts).
  */
 export function createMcpServer(call: ToolCall, log: Logger): McpServer {
   const mcp = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator });

@@ -153,28 +153,35 @@ describe("domain errors carry the REST message", () => {
   });
 });
 
-describe("invalid arguments are JSON-RPC invalid params (-32602)", () => {
+describe("invalid arguments are tool errors naming the field; an unknown tool is a protocol error", () => {
   const refused = async (name: string, args: Record<string, unknown>) => {
-    const err = await owner.callTool({ name, arguments: args }).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(err, `${name} ${JSON.stringify(args)}`).toBeInstanceOf(McpError);
-    expect((err as McpError).code).toBe(-32602);
-    return err as McpError;
+    const result = await call(owner, name, args);
+    expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+    expect(result._meta?.["ams/problem"], name).toMatchObject({ code: "VALIDATION", status: 422 });
+    return {
+      message: textOf(result),
+      errors: (result._meta?.["ams/problem"] as { errors: { path: string }[] }).errors,
+    };
   };
 
-  test("a wrong type, a missing field, an unknown field, a value out of range, an unknown tool", async () => {
+  test("a wrong type, a missing field, an unknown field, a value out of range", async () => {
     const wrongType = await refused("create_element", { name: 42, type: "Node" });
-    expect(wrongType.message).toContain("name");
-    expect((wrongType.data as { errors: { path: string }[] }).errors[0].path).toBe("name");
+    expect(wrongType.message).toMatch(/^Invalid arguments for create_element: name/);
+    expect(wrongType.errors[0]?.path).toBe("name");
     expect((await refused("get_element", {})).message).toContain("element_id");
     expect((await refused("create_element", { name: "X", type: "Node", colour: "red" })).message).toContain("colour");
     expect((await refused("update_node", { view_id: "v", node_id: "n", w: 0 })).message).toContain("w");
     expect((await refused("list_elements", { limit: 0 })).message).toContain("limit");
-    expect((await refused("no_such_tool", {})).message).toContain("no_such_tool");
-    // One prefix, the client's own: "MCP error -32602: Invalid arguments for ...".
-    expect(wrongType.message).toMatch(/^MCP error -32602: Invalid arguments for create_element: name/);
+  });
+
+  test("an unknown tool is JSON-RPC invalid params, with one 'MCP error' prefix", async () => {
+    const err = await owner.callTool({ name: "no_such_tool", arguments: {} }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(McpError);
+    expect((err as McpError).code).toBe(-32602);
+    expect((err as McpError).message).toMatch(/^MCP error -32602: Unknown tool 'no_such_tool'/);
   });
 
   test("nothing was written by a refused call", async () => {

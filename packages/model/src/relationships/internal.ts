@@ -84,7 +84,7 @@ export function assertAllowed(
   const allowed = allowedRelationships(source, target);
   throw invalid(
     "type",
-    `ArchiMate 3.1 does not allow a ${type} relationship from ${source} to ${target}` +
+    `ArchiMate 3.1 does not allow ${/^[AEIOU]/.test(type) ? "an" : "a"} ${type} relationship from ${source} to ${target}` +
       (allowed.length ? ` (allowed: ${allowed.join(", ")})` : " (no relationship is allowed between these types)"),
   );
 }

@@ -1,4 +1,4 @@
-import { findUnstorableText, toProblem, unstorableTextError } from "@ams/shared";
+import { AppError, findUnstorableText, toProblem, unstorableTextError } from "@ams/shared";
 import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ToolCall } from "./define.ts";
@@ -7,10 +7,10 @@ import { TOOL_BY_NAME } from "./index.ts";
 export type Logger = (err: unknown) => void;
 
 /**
- * Runs one tools/call. Arguments that do not fit the tool's schema are a protocol error (JSON-RPC -32602
- * invalid params, as in MCP 2025-03-26), thrown before any verb runs. Everything the verbs refuse (AppError) is a
- * tool error result whose text is exactly the `detail` REST would answer; anything else is logged and reported
- * without its internal message.
+ * Runs one tools/call. An unknown tool is a protocol error (JSON-RPC -32602). Arguments that do not fit the tool's
+ * schema, and everything the verbs refuse (AppError), are tool error results whose text is exactly the `detail`
+ * REST would answer, so that a model can correct itself; anything else is logged and reported without its internal
+ * message.
  */
 export async function callTool(call: ToolCall, name: string, args: unknown, log: Logger): Promise<CallToolResult> {
   const tool = TOOL_BY_NAME.get(name);
@@ -18,7 +18,9 @@ export async function callTool(call: ToolCall, name: string, args: unknown, log:
   const unstorable = findUnstorableText(args);
   if (unstorable) return refusal(unstorableTextError(unstorable));
   const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) throw invalidParams(name, parsed.error);
+  // Arguments that do not fit a known tool are the model's to correct: a tool error naming each field (as MCP
+  // 2025-11-25 asks), not a protocol error. An unknown tool above stays a JSON-RPC error.
+  if (!parsed.success) return refusal(invalidArguments(name, parsed.error));
   try {
     return await tool.run(call, parsed.data);
   } catch (err) {
@@ -45,13 +47,13 @@ function refusal(err: unknown): CallToolResult {
 }
 
 /** Field paths and messages as REST's 422 words them, in the message and as data. */
-function invalidParams(tool: string, error: z.ZodError): Error {
-  const errors = error.issues.map((i) => {
-    const keys = i.code === "unrecognized_keys" ? ` (${i.keys.join(", ")})` : "";
+function invalidArguments(tool: string, error: z.ZodError): AppError {
+  const errors = error.issues.slice(0, 20).map((i) => {
+    const keys = i.code === "unrecognized_keys" ? ` (${i.keys.slice(0, 20).join(", ")})` : "";
     return { path: i.path.join(".") || "(root)", message: `${i.message}${keys}` };
   });
   const detail = errors.map((e) => `${e.path}: ${e.message}`).join("; ");
-  return protocolError(ErrorCode.InvalidParams, `Invalid arguments for ${tool}: ${detail}`, { errors });
+  return new AppError("VALIDATION", `Invalid arguments for ${tool}: ${detail}`, { errors });
 }
 
 /**
