@@ -122,3 +122,55 @@ describe("views, nodes and connections", () => {
     expect(res.body).toHaveLength(25);
   });
 });
+
+describe("a node created without a position", () => {
+  const inside = (c: Box, p: Box) => c.x >= p.x && c.y >= p.y && c.x + c.w <= p.x + p.w && c.y + c.h <= p.y + p.h;
+  const apart = (a: Box, b: Box) => a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+  type Box = { x: number; y: number; w: number; h: number };
+
+  test("lands in free space, never on a node placed by hand", async () => {
+    const view = (await org.owner.post("/api/views", { name: "Free space" })).body;
+    const el = async (name: string) => (await org.owner.post("/api/elements", { name, type: "Node" })).body.id;
+    // Hand-placed exactly where a grid counting nodes would put the next ones (slots 3, 4 and 5).
+    const placed: Box[] = [];
+    for (const [x, y] of [
+      [470, 20],
+      [620, 20],
+      [20, 100],
+    ]) {
+      const n = await org.owner.post(`/api/views/${view.id}/nodes`, { element_id: await el(`p${x}`), x, y });
+      placed.push(n.body);
+    }
+    for (let i = 0; i < 4; i++) {
+      const n = (await org.owner.post(`/api/views/${view.id}/nodes`, { element_id: await el(`auto${i}`) })).body;
+      for (const p of placed) expect(apart(n, p), `${JSON.stringify(n)} vs ${JSON.stringify(p)}`).toBe(true);
+      placed.push(n);
+    }
+  });
+
+  test("nested with parent_id, it lands inside its parent; a full parent grows to hold it", async () => {
+    const view = (await org.owner.post("/api/views", { name: "Nesting" })).body;
+    const parent = (
+      await org.owner.post(`/api/views/${view.id}/nodes`, {
+        kind: "container",
+        label: "Zone",
+        x: 400,
+        y: 300,
+        w: 300,
+        h: 160,
+      })
+    ).body;
+    const children: Box[] = [];
+    for (let i = 0; i < 5; i++) {
+      const element = (await org.owner.post("/api/elements", { name: `child ${i}`, type: "Node" })).body.id;
+      const child = await org.owner.post(`/api/views/${view.id}/nodes`, { element_id: element, parent_id: parent.id });
+      expect(child.status).toBe(201);
+      for (const c of children) expect(apart(child.body, c)).toBe(true);
+      children.push(child.body);
+    }
+    const detail = (await org.owner.get(`/api/views/${view.id}`)).body;
+    const grown = detail.nodes.find((n: { id: string }) => n.id === parent.id);
+    for (const c of children) expect(inside(c, grown), `${JSON.stringify(c)} in ${JSON.stringify(grown)}`).toBe(true);
+    expect(grown.h).toBeGreaterThan(160);
+  });
+});

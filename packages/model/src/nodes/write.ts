@@ -6,8 +6,7 @@ import { assertIdentifierFree, getElementRow } from "../elements/internal.ts";
 import { newId } from "../ids.ts";
 import { getNodeRow, getViewRow, type NodeRow, nodeColumns, toNode } from "../views/internal.ts";
 import type { CreateNodeInput, UpdateNodeInput } from "../views/schemas.ts";
-
-const GRID = { columns: 5, dx: 150, dy: 80, margin: 20 };
+import { type Box, placeNode } from "./placement.ts";
 
 export async function createNode({
   ctx,
@@ -37,17 +36,35 @@ export async function createNode({
     }
     const id = input.id ?? newId();
     if (input.id) await assertIdentifierFree(database, tx, ws, id);
-    const [{ n }] = await database.rows<{ n: number }>(
-      sql`select count(*)::int as n from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id}`,
-      tx,
-    );
-    const x = input.x ?? GRID.margin + (n % GRID.columns) * GRID.dx;
-    const y = input.y ?? GRID.margin + Math.floor(n / GRID.columns) * GRID.dy;
+    const w = input.w ?? 120;
+    const h = input.h ?? 55;
+    let x = input.x;
+    let y = input.y;
+    if (x === undefined || y === undefined) {
+      // No position given: free space, inside the parent when nested (growing the parent when it is full).
+      const nodes = await database.rows<Box & { id: string; parent_id: string | null }>(
+        sql`select id, parent_id, x, y, w, h from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id}`,
+        tx,
+      );
+      const parent = input.parent_id ? nodes.find((n) => n.id === input.parent_id) : undefined;
+      // Siblings only: nested nodes lie inside their own parents, and the parent's ancestors contain every cell.
+      const siblings = nodes.filter((n) => n.parent_id === (parent?.id ?? null));
+      const place = placeNode({ w, h }, siblings, parent);
+      x ??= place.x;
+      y ??= place.y;
+      if (parent && place.grow) {
+        await database.rows(
+          sql`update view_nodes set w = ${place.grow.w}, h = ${place.grow.h}
+              where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${parent.id}`,
+          tx,
+        );
+      }
+    }
     const [row] = await database.rows<NodeRow>(
       sql`insert into view_nodes (workspace_id, id, view_id, parent_id, ord, kind, element_id, x, y, w, h, label, style)
           values (${ws}, ${id}, ${input.view_id}, ${input.parent_id ?? null},
             coalesce((select max(ord) + 1 from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id}), 0),
-            ${kind}, ${input.element_id ?? null}, ${x}, ${y}, ${input.w ?? 120}, ${input.h ?? 55},
+            ${kind}, ${input.element_id ?? null}, ${x}, ${y}, ${w}, ${h},
             ${input.label ?? null}, ${input.style ? JSON.stringify(input.style) : null}::jsonb)
           returning ${nodeColumns}`,
       tx,
