@@ -160,7 +160,7 @@ describe("invalid arguments are tool errors naming the field; an unknown tool is
     expect(result._meta?.["ams/problem"], name).toMatchObject({ code: "VALIDATION", status: 422 });
     return {
       message: textOf(result),
-      errors: (result._meta?.["ams/problem"] as { errors: { path: string }[] }).errors,
+      errors: (result._meta?.["ams/problem"] as { errors?: { path: string }[] } | undefined)?.errors ?? [],
     };
   };
 
