@@ -1,13 +1,14 @@
 import { roleHas } from "@ams/shared";
 import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import { modelingGuide } from "./prompts/modeling-guide.ts";
 import { completeViewpoint, viewpointViewPrompt } from "./prompts/viewpoint-view.ts";
 import { metamodelJson } from "./resources/metamodel.ts";
-import { callTool, type Logger } from "./tools/call.ts";
+import { callTool, type Logger, protocolError } from "./tools/call.ts";
 import type { ToolCall } from "./tools/define.ts";
 import { TOOL_LIST } from "./tools/index.ts";
 
@@ -23,6 +24,9 @@ const INSTRUCTIONS =
   "Edits ArchiMate 3.1 models of one workspace of your organization. Get the archimate-modeling-guide prompt first " +
   "(layers, element types, relationship rules, naming, the view workflow), then start with get_model_info. " +
   "Resources archimate://layers and archimate://relationships hold the metamodel as JSON.";
+
+/** tools/call with its params unchecked: the handler validates them and words the failure (see below). */
+const LENIENT_CALL_TOOL = z.looseObject({ method: z.literal("tools/call"), params: z.unknown() });
 
 /** Each Server would otherwise build its own Ajv instance (about a millisecond); one per process is enough. */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
@@ -51,8 +55,21 @@ export function createMcpServer(call: ToolCall, log: Logger): McpServer {
   // A caller who may not write sees the tools it can use: the read-only ones, and switching workspace.
   const writer = call.ctx.role !== null && roleHas(call.ctx.role, "model:write");
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: writer ? [...TOOL_LIST] : READ_TOOL_LIST }));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(call, request.params.name, request.params.arguments, log),
+  // The request is checked here rather than by the SDK, whose zod failure would reach the client as -32603 with a
+  // raw dump of the schema error: malformed params are -32602 with the fields named.
+  // Registered through the base Protocol class: Server's own override re-validates tools/call with its schema and
+  // would answer a malformed call with the zod error text as the message.
+  Object.getPrototypeOf(Server.prototype).setRequestHandler.call(
+    server,
+    LENIENT_CALL_TOOL,
+    (request: { params: unknown }) => {
+      const params = CallToolRequestSchema.shape.params.safeParse(request.params);
+      if (!params.success) {
+        const detail = params.error.issues.map((i) => `${i.path.join(".") || "params"}: ${i.message}`).join("; ");
+        throw protocolError(ErrorCode.InvalidParams, `Invalid tools/call params: ${detail}`);
+      }
+      return callTool(call, params.data.name, params.data.arguments, log);
+    },
   );
 
   mcp.registerPrompt(

@@ -59,6 +59,29 @@ describe("Streamable HTTP, stateless", () => {
     expect(res.body.result.structuredContent.organization_id).toBe(organizationId);
   });
 
+  test("malformed tools/call params are -32602 naming the field, not -32603 with a schema dump", async () => {
+    for (const params of [{ arguments: {} }, { name: 42 }, { name: "get_model_info", arguments: "x" }]) {
+      const res = await post(
+        { jsonrpc: "2.0", id: 9, method: "tools/call", params },
+        {
+          "mcp-protocol-version": "2025-03-26",
+        },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.error.code, JSON.stringify(params)).toBe(-32602);
+      expect(res.body.error.message).toMatch(/^Invalid tools\/call params: /);
+      expect(res.body.error.message).not.toContain("MCP error");
+      expect(res.body.error.message).not.toMatch(/^\s*\[/);
+    }
+    const noName = await post(
+      { jsonrpc: "2.0", id: 10, method: "tools/call", params: { arguments: {} } },
+      {
+        "mcp-protocol-version": "2025-03-26",
+      },
+    );
+    expect(noName.body.error.message).toContain("name:");
+  });
+
   test("a JSON-RPC batch (2025-03-26) gets one answer per request", async () => {
     const res = await post(
       [

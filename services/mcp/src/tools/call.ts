@@ -60,6 +60,6 @@ function invalidArguments(tool: string, error: z.ZodError): AppError {
  * A JSON-RPC error for the SDK to send: its code, data and the bare message. (The SDK's McpError prefixes its message
  * with "MCP error <code>:", which the client then prefixes again.)
  */
-function protocolError(code: number, message: string, data?: unknown): Error {
+export function protocolError(code: number, message: string, data?: unknown): Error {
   return Object.assign(new Error(message), { code, data });
 }
