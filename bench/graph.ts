@@ -11,7 +11,7 @@ import {
   graphRows,
   neo4j,
   startLocalNeo4j,
-} from "@ams/graph-worker";
+} from "@ams/graph";
 import { generateModel, parseReadQuery, prepareScoped, printScoped, replaceModel, requestRebuild } from "@ams/model";
 import { measure, report, section } from "./lib.ts";
 

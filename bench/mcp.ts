@@ -4,11 +4,12 @@ import { sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { createMcpApp } from "@ams/mcp";
 import { generateModel, replaceModel } from "@ams/model";
-import { createServiceTokens } from "@ams/shared";
+import { createServiceTokens, silentLogger } from "@ams/shared";
 import { createTenantApp } from "@ams/tenant";
 import { serve } from "@hono/node-server";
 import { archiWithWorkspace } from "./demo-user.ts";
-import { interleaved, report, section } from "./lib.ts";
+import { withLargeView } from "./exchange.ts";
+import { interleaved, report, section, verdict } from "./lib.ts";
 
 const SECRET = "bench-secret-bench-secret-bench-secret!!";
 
@@ -20,8 +21,8 @@ const SECRET = "bench-secret-bench-secret-bench-secret!!";
 export async function benchMcp() {
   const database = await createTestDatabase("ams_bench_mcp");
   const tokens = createServiceTokens(SECRET);
-  const tenant = createTenantApp({ database, tokens, log: () => {} });
-  const mcp = createMcpApp({ database, tokens, log: () => {} });
+  const tenant = createTenantApp({ database, tokens, log: silentLogger });
+  const mcp = createMcpApp({ database, tokens, log: silentLogger });
   const env = parseEnv({ NODE_ENV: "test", DEMO_SEED: "true", TENANT_JWT_SECRET: SECRET });
   await seedAccounts(database, env);
   const control = createControlApp({
@@ -29,7 +30,7 @@ export async function benchMcp() {
     tokens,
     env,
     upstreams: { tenant: { fetch: async (r) => tenant.fetch(r) }, mcp: { fetch: async (r) => mcp.fetch(r) } },
-    log: { error: () => {} },
+    log: silentLogger,
   });
   const server = serve({ fetch: control.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise((r) => server.once("listening", r));
@@ -37,7 +38,7 @@ export async function benchMcp() {
   try {
     const { workspaceId, token } = await archiWithWorkspace(base);
     await database.db.transaction((tx) =>
-      replaceModel(database, tx, workspaceId, generateModel({ elements: 565, views: 5 })),
+      replaceModel(database, tx, workspaceId, withLargeView(generateModel({ elements: 565, views: 5 }), 200)),
     );
     const [{ n }] = await database.rows<{ n: number }>(
       sql`select count(*)::int as n from elements where workspace_id = ${workspaceId}`,
@@ -57,7 +58,7 @@ export async function benchMcp() {
         headers: mcpHeaders,
         body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
       });
-      const body = (await res.json()) as { result?: { isError?: boolean } };
+      const body = (await res.json()) as { result?: { isError?: boolean; content?: { type: string }[] } };
       if (res.status !== 200 || !body.result || body.result.isError)
         throw new Error(`${method}: ${res.status} ${JSON.stringify(body)}`);
       return body;
@@ -89,13 +90,82 @@ export async function benchMcp() {
       mcpGet!.median <= 1.5 * restGet!.median,
     );
     report(
-      "MCP tools/list (37 tools), median",
+      "MCP tools/list (48 tools), median",
       mcpList!.median,
       restGet!.median,
       "<= 1.5 x REST",
       mcpList!.median <= 1.5 * restGet!.median,
     );
     report("MCP tools/call get_element, p99", mcpGet!.p99, restGet!.p99, "(informational)", true);
+    const listed = await fetch(`${base}/mcp/`, {
+      method: "POST",
+      headers: mcpHeaders,
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/list" }),
+    });
+    const listBytes = (await listed.arrayBuffer()).byteLength;
+    const toolCount = ((await rpc("tools/list")) as { result: { tools?: unknown[] } }).result.tools?.length ?? 0;
+    verdict(
+      "tools/list answer size",
+      `tools/list answer: ${toolCount} tools, ${(listBytes / 1024).toFixed(1)} KiB of JSON (informational)`,
+      true,
+    );
+
+    section("render_view of the 200-node view (issue 14): PNG beside the SVG render as its floor");
+    const svgImage = async () => {
+      const res = await fetch(`${base}/api/views/v-0/image`, { headers: auth });
+      if (res.status !== 200) throw new Error(`REST image: ${res.status}`);
+      return res.text();
+    };
+    const pngImage = async () => {
+      const body = (await rpc("tools/call", { name: "render_view", arguments: { view_id: "v-0" } })) as {
+        result: { content: { type: string }[] };
+      };
+      if (body.result.content[0]?.type !== "image") throw new Error("render_view answered no image");
+    };
+    const [svg, png] = await interleaved([svgImage, pngImage], { iterations: 60, warmup: 5 });
+    report("REST GET /api/views/:id/image (SVG), median", svg!.median, null, "(the floor)", true);
+    report("MCP render_view PNG + summary, median", png!.median, svg!.median, "<= 60 ms", png!.median <= 60);
+    report("MCP render_view PNG + summary, p99", png!.p99, svg!.p99, "(informational)", true);
+
+    section("add_to_view of 50 elements with layout (issue 14), beside 50 create_node calls it saves");
+    const fifty = Array.from({ length: 50 }, (_, k) => `e-${100 + k}`);
+    const newView = async () => {
+      const res = await fetch(`${base}/api/views`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ name: "bench" }),
+      });
+      return ((await res.json()) as { id: string }).id;
+    };
+    const added: number[] = [];
+    const oneByOne: number[] = [];
+    let connections = 0;
+    for (let round = 0; round < 25; round++) {
+      const view = await newView();
+      let t = performance.now();
+      const body = (await rpc("tools/call", {
+        name: "add_to_view",
+        arguments: { view_id: view, element_ids: fifty },
+      })) as { result: { structuredContent: { connections: unknown[] } } };
+      if (round >= 3) added.push(performance.now() - t);
+      connections = body.result.structuredContent.connections.length;
+      if (round % 5 !== 0) continue;
+      const other = await newView();
+      t = performance.now();
+      for (const element_id of fifty) {
+        await rpc("tools/call", { name: "create_node", arguments: { view_id: other, element_id } });
+      }
+      oneByOne.push(performance.now() - t);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    report(
+      `MCP add_to_view, 50 elements + ${connections} connections, median`,
+      median(added),
+      null,
+      "<= 150 ms",
+      median(added) <= 150,
+    );
+    report("50 x MCP create_node (no connections), median", median(oneByOne), null, "(informational)", true);
   } finally {
     server.close();
     await database.drop();

@@ -1,7 +1,7 @@
 import { sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { generateModel, replaceModel } from "@ams/model";
-import { createServiceTokens } from "@ams/shared";
+import { createServiceTokens, silentLogger } from "@ams/shared";
 import { createTenantApp, SERVICE_TOKEN_HEADER } from "@ams/tenant";
 import { serve } from "@hono/node-server";
 import postgres from "postgres";
@@ -11,7 +11,7 @@ import { interleaved, measure, report, type Stats, section } from "./lib.ts";
 export async function benchModelApi() {
   const database = await createTestDatabase("ams_bench");
   const tokens = createServiceTokens("bench-secret-bench-secret-bench-secret!!");
-  const app = createTenantApp({ database, tokens, log: () => {} });
+  const app = createTenantApp({ database, tokens, log: silentLogger });
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise((r) => server.once("listening", r));
   const port = (server.address() as { port: number }).port;

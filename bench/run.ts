@@ -1,3 +1,4 @@
+import { benchDeploy } from "./deploy.ts";
 import { benchExchange } from "./exchange.ts";
 import { benchFuzz } from "./fuzz.ts";
 import { benchGateway } from "./gateway.ts";
@@ -5,6 +6,8 @@ import { benchGraph } from "./graph.ts";
 import { summary } from "./lib.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchModelApi } from "./model-api.ts";
+import { benchWeb } from "./web.ts";
+import { benchWebDashboard } from "./web-dashboard.ts";
 
 /** `pnpm bench`: every benchmark, each figure beside its floor measured in the same run. */
 const only = process.argv[2];
@@ -15,6 +18,9 @@ const suites: Record<string, () => Promise<void>> = {
   mcp: benchMcp,
   graph: benchGraph,
   fuzz: benchFuzz,
+  web: benchWeb,
+  "web-dashboard": benchWebDashboard,
+  deploy: benchDeploy,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

@@ -466,9 +466,10 @@ function buildPack(pack: PackDefinition, packageDir: string, usedSlugs: Map<stri
     .select(packageDir)
     .map((icon) => ({ ...icon, slug: toSlug(pack.slugPrefix, icon.sourceName) }));
   candidates.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-  for (let i = 1; i < candidates.length; i++) {
-    if (candidates[i].slug === candidates[i - 1].slug) {
-      throw new Error(`${pack.id}: ${candidates[i - 1].sourceName} and ${candidates[i].sourceName} share a slug`);
+  for (const [i, icon] of candidates.entries()) {
+    const previous = candidates[i - 1];
+    if (previous && icon.slug === previous.slug) {
+      throw new Error(`${pack.id}: ${previous.sourceName} and ${icon.sourceName} share a slug`);
     }
   }
   if (process.env.ICON_PACKS_DEBUG) {

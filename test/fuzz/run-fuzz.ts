@@ -1,4 +1,5 @@
 import { sql } from "@ams/db";
+import { silentLogger } from "@ams/shared";
 import { createTenantApp } from "@ams/tenant";
 import fc from "fast-check";
 import { type Credentials, createHarness } from "../../services/control/test/support/harness.ts";
@@ -35,7 +36,7 @@ type Doc = { paths: Record<string, Record<string, Operation>>; components?: { sc
 export async function runFuzz(opts: { runsPerRoute: number }): Promise<FuzzResult> {
   const h = await createHarness({
     tenant: ({ database, tokens }) => {
-      const tenant = createTenantApp({ database, tokens, log: () => {} });
+      const tenant = createTenantApp({ database, tokens, log: silentLogger });
       return { fetch: (req) => tenant.fetch(req) };
     },
   });

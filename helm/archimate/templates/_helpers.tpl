@@ -1,32 +1,76 @@
-{{- define "archimate.env" -}}
-- name: NODE_ENV
-  value: production
-- name: DATABASE_URL
-  valueFrom: { secretKeyRef: { name: {{ .Values.database.urlSecret.name }}, key: {{ .Values.database.urlSecret.key }} } }
-- name: TENANT_JWT_SECRET
-  valueFrom: { secretKeyRef: { name: {{ .Values.secrets.name }}, key: TENANT_JWT_SECRET } }
-- name: NATS_URL
-  value: {{ .Values.nats.url | quote }}
-- name: NEO4J_URL
-  value: {{ .Values.neo4j.url | quote }}
-- name: NEO4J_USER
-  value: {{ .Values.neo4j.user | quote }}
-- name: NEO4J_PASSWORD
-  valueFrom: { secretKeyRef: { name: {{ .Values.neo4j.passwordSecret.name }}, key: {{ .Values.neo4j.passwordSecret.key }} } }
-- name: TENANT_URL
-  value: "http://{{ .Release.Name }}-tenant:{{ .Values.tenant.port }}"
-- name: MCP_URL
-  value: "http://{{ .Release.Name }}-mcp:{{ .Values.mcp.port }}"
+{{/* Names and labels. Every selector carries app.kubernetes.io/instance, so two releases in one namespace never select each other's pods. */}}
+
+{{- define "archimate.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
-{{- define "archimate.probes" -}}
-readinessProbe:
-  httpGet: { path: /api/health, port: http }
-  periodSeconds: 10
-# Readiness follows /api/health (503 while a dependency is down); liveness only asks whether the process answers,
-# so an outage of PostgreSQL, NATS or Neo4j takes pods out of rotation without restarting them.
-livenessProbe:
-  tcpSocket: { port: http }
-  periodSeconds: 30
-  failureThreshold: 5
+{{- define "archimate.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 40 | trimSuffix "-" -}}
+{{- else -}}
+{{- .Release.Name | trunc 40 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* dict "root" $ "component" "control" */}}
+{{- define "archimate.componentName" -}}
+{{- printf "%s-%s" (include "archimate.fullname" .root) .component -}}
+{{- end -}}
+
+{{- define "archimate.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "archimate.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "archimate.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" }}
+{{ include "archimate.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Values.image.tag | default .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: archimate
+{{- end -}}
+
+{{- define "archimate.image" -}}
+{{- $image := .root.Values.image -}}
+{{- printf "%s-%s:%s" $image.repository .component ($image.tag | default .root.Chart.AppVersion) -}}
+{{- end -}}
+
+{{- define "archimate.secretName" -}}
+{{- .Values.secrets.existingSecret | default (printf "%s-secrets" (include "archimate.fullname" .)) -}}
+{{- end -}}
+
+{{- define "archimate.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- .Values.serviceAccount.name | default (include "archimate.fullname" .) -}}
+{{- else -}}
+{{- .Values.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The browser-facing address: publicUrl when given, otherwise built from the ingress host. */}}
+{{- define "archimate.publicUrl" -}}
+{{- if .Values.publicUrl -}}
+{{- .Values.publicUrl | trimSuffix "/" -}}
+{{- else if and .Values.ingress.enabled .Values.ingress.host -}}
+{{- printf "%s://%s" (ternary "https" "http" (or .Values.ingress.tls.enabled .Values.ingress.externalTls)) .Values.ingress.host -}}
+{{- else -}}
+{{- fail "set ingress.host (the site's host name) or publicUrl: invitation links and the sign-in redirect are built from it" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Requests in flight may finish within the grace period, less the preStop pause and a margin for closing. */}}
+{{- define "archimate.drainMs" -}}
+{{- max 1000 (mul (sub .Values.terminationGracePeriodSeconds (add .Values.preStopSeconds 5)) 1000) -}}
+{{- end -}}
+
+{{/* X-Forwarded-For entries control believes: one per proxy in front of it (the ingress controller). */}}
+{{- define "archimate.trustProxyHops" -}}
+{{- if kindIs "float64" .Values.control.trustProxyHops -}}
+{{- .Values.control.trustProxyHops | int -}}
+{{- else if kindIs "int64" .Values.control.trustProxyHops -}}
+{{- .Values.control.trustProxyHops -}}
+{{- else -}}
+{{- ternary 1 0 .Values.ingress.enabled -}}
+{{- end -}}
 {{- end -}}

@@ -7,8 +7,8 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { migratePostgresLocked } from "./migrate-lock.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -21,6 +21,8 @@ export type DbOrTx = Db | Tx;
 export type Database = {
   db: Db;
   kind: "postgres" | "pglite";
+  /** Connections the pool may open (1 for PGlite). */
+  maxConnections: number;
   /** Rows of a raw statement, whichever driver runs it. */
   rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>, on?: DbOrTx): Promise<T[]>;
   ping(): Promise<void>;
@@ -34,7 +36,10 @@ export type OpenOptions = {
   url?: string;
   /** Where PGlite keeps its files (default ./data); "memory://" for a throwaway database. */
   dataDir?: string;
-  /** Apply pending migrations on open (default true). */
+  /**
+   * Apply pending migrations on open. Default: true, unless MIGRATE_ON_START=false (a deployment whose migration
+   * Job already ran them). An embedded PGlite database always migrates: nothing else can.
+   */
   migrate?: boolean;
   maxConnections?: number;
 };
@@ -42,7 +47,8 @@ export type OpenOptions = {
 /** Opens PostgreSQL (postgres.js) when a URL is given, PGlite otherwise; both behind one Drizzle type. */
 export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   const database = opts.url ? await openPostgres(opts.url, opts.maxConnections ?? 10) : await openPglite(opts.dataDir);
-  if (opts.migrate !== false) await migrateDatabase(database, opts.url);
+  const migrate = opts.migrate ?? process.env.MIGRATE_ON_START !== "false";
+  if (migrate || database.kind === "pglite") await migrateDatabase(database, opts.url);
   return database;
 }
 
@@ -54,6 +60,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   return {
     db,
     kind: "postgres",
+    maxConnections: max,
     async rows(query, on = db) {
       // Outside a transaction, statements run as named prepared statements: drizzle's execute() sends unnamed
       // ones, which PostgreSQL plans anew every time (several times slower for the hot single-row lookups).
@@ -84,6 +91,7 @@ async function openPglite(dataDir = "./data/pglite"): Promise<Database> {
   return {
     db,
     kind: "pglite",
+    maxConnections: 1,
     async rows(query, on = db) {
       const result = (await on.execute(query)) as unknown as { rows: never[] };
       return result.rows;
@@ -97,20 +105,21 @@ async function openPglite(dataDir = "./data/pglite"): Promise<Database> {
   };
 }
 
-/** Serialized across processes by an advisory lock, so parallel starts do not race on the same database. */
-export async function migrateDatabase(database: Database, url?: string): Promise<void> {
+/**
+ * Serialized across processes by a session-level advisory lock, so parallel starts do not race on the same database
+ * (connect directly, not through PgBouncer in transaction mode, which would hand the lock to another session).
+ * Waits at most lockTimeoutMs for the lock and fails naming who holds it.
+ */
+export async function migrateDatabase(
+  database: Database,
+  url?: string,
+  opts: { lockTimeoutMs?: number } = {},
+): Promise<void> {
   if (database.kind === "pglite") {
     // biome-ignore lint/suspicious/noExplicitAny: the migrator wants the concrete driver type
     await migratePglite(database.db as any, { migrationsFolder });
     return;
   }
   if (!url) throw new Error("migrateDatabase needs the PostgreSQL URL");
-  const client = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    await client`select pg_advisory_lock(727274)`;
-    await migratePostgres(drizzlePostgres(client), { migrationsFolder });
-    await client`select pg_advisory_unlock(727274)`;
-  } finally {
-    await client.end({ timeout: 5 });
-  }
+  await migratePostgresLocked(url, opts.lockTimeoutMs ?? 300_000, migrationsFolder);
 }

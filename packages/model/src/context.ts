@@ -15,8 +15,12 @@ export type RequestContext = {
   platformAdmin: boolean;
   /** The workspace an API token is pinned to: the caller sees and selects nothing else. */
   pinnedWorkspaceId?: string | null;
+  /** The caller's teams in the organization: workspaces assigned to other teams are invisible to a member. */
+  teamIds?: string[];
   /** Resolves `Service Plugin IconPack` values to icons for rendering (the plugin registry); none means type icons. */
   resolveIcon?: (value: string) => { href: string } | { svg: string } | undefined;
+  /** The id of the request (X-Request-Id), carried into queued jobs so their log lines can be found with it. */
+  requestId?: string;
 };
 
 /** The context of a request the gateway signed: who, where and with which role, from the service token's claims. */
@@ -34,11 +38,15 @@ export function contextFromClaims(
     role: claims.role,
     platformAdmin: claims.platformAdmin,
     pinnedWorkspaceId: claims.pinnedWorkspaceId ?? null,
+    teamIds: claims.teamIds ?? [],
     resolveIcon,
   };
 }
 
-export type Verb<I = undefined> = { ctx: RequestContext; input: I };
+/** What every verb takes: the caller's context and, unless it needs none, its input. */
+export type Verb<I = undefined> = [I] extends [undefined]
+  ? { ctx: RequestContext; input?: undefined }
+  : { ctx: RequestContext; input: I };
 
 export function requireCapability(ctx: RequestContext, capability: Capability): void {
   if (!ctx.role || !roleHas(ctx.role, capability)) {
@@ -49,10 +57,7 @@ export function requireCapability(ctx: RequestContext, capability: Capability): 
 /** The active workspace, or a 404 telling the caller to create or activate one. */
 export function requireWorkspace(ctx: RequestContext): string {
   if (!ctx.workspaceId) {
-    throw new AppError(
-      "NOT_FOUND",
-      "No active workspace: create one or activate one with POST /api/workspaces/:id/activate",
-    );
+    throw new AppError("NOT_FOUND", "No active workspace: create one or activate one", { see: "activateWorkspace" });
   }
   return ctx.workspaceId;
 }

@@ -71,7 +71,7 @@ export function parseXml(source: string, file: string): XmlNode {
   const tagPattern = /<([A-Za-z_][\w:.-]*)((?:\s+[A-Za-z_][\w:.-]*\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
   const attrPattern = /([A-Za-z_][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
   while (pos < source.length) {
-    const top = stack[stack.length - 1];
+    const top = stack.at(-1) ?? root;
     if (source[pos] !== "<") {
       const end = source.indexOf("<", pos);
       const raw = source.slice(pos, end < 0 ? source.length : end);
@@ -94,20 +94,22 @@ export function parseXml(source: string, file: string): XmlNode {
     } else {
       tagPattern.lastIndex = pos;
       const match = tagPattern.exec(source);
-      if (!match) fail("malformed tag");
-      const node: XmlNode = { name: match![1], attrs: {}, children: [], text: "" };
-      for (const attr of match![2].matchAll(attrPattern)) {
-        if (attr[1] in node.attrs) fail(`duplicate attribute ${attr[1]}`);
-        node.attrs[attr[1]] = decodeEntities(attr[2] ?? attr[3], fail);
+      const [, name = "", attrs = "", selfClosing] = match ?? fail("malformed tag");
+      const node: XmlNode = { name, attrs: {}, children: [], text: "" };
+      for (const [, key = "", double, single] of attrs.matchAll(attrPattern)) {
+        if (key in node.attrs) fail(`duplicate attribute ${key}`);
+        node.attrs[key] = decodeEntities(double ?? single ?? "", fail);
       }
       top.children.push(node);
-      if (match![3] !== "/") stack.push(node);
+      if (selfClosing !== "/") stack.push(node);
       pos = tagPattern.lastIndex;
     }
   }
-  if (stack.length !== 1) fail(`unclosed <${stack[stack.length - 1].name}>`);
-  if (root.text.trim() !== "" || root.children.length !== 1) fail("expected exactly one root element");
-  return root.children[0];
+  if (stack.length !== 1) fail(`unclosed <${stack.at(-1)?.name}>`);
+  const [element] = root.children;
+  if (root.text.trim() !== "" || root.children.length !== 1 || !element)
+    return fail("expected exactly one root element");
+  return element;
 }
 
 const localName = (node: XmlNode) => node.name.slice(node.name.indexOf(":") + 1);
@@ -159,7 +161,8 @@ function readSpecLayers(file: string): { layer: string; names: string[] }[] {
   for (const line of lines.slice(start + 1)) {
     if (line.startsWith("#")) break;
     const match = /^- (\w+): (.+)\.$/.exec(line.trim());
-    if (match) layers.push({ layer: match[1], names: match[2].split(",").map((name) => name.trim()) });
+    const [, layer, names] = match ?? [];
+    if (layer && names) layers.push({ layer, names: names.split(",").map((name) => name.trim()) });
   }
   if (layers.length === 0) throw new Error(`${file}: no layer list under "### Element"`);
   return layers;
@@ -211,7 +214,7 @@ export function readSources(sharedDir: string): Sources {
     }
     return {
       archiId: required(node, "id", viewpointFile),
-      name: names[0].text.trim(),
+      name: (names[0]?.text ?? "").trim(),
       concepts: node.children.filter((child) => child.name === "concept").map((child) => child.text.trim()),
     };
   });
@@ -233,7 +236,7 @@ const squash = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, "");
 
 function camelCase(text: string): string {
   const words = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  return words.map((word, i) => (i === 0 ? word.toLowerCase() : word[0].toUpperCase() + word.slice(1))).join("");
+  return words.map((word, i) => (i === 0 ? word.toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1))).join("");
 }
 
 export function buildModel(src: Sources) {
@@ -249,7 +252,7 @@ export function buildModel(src: Sources) {
   const elementTypes = src.elementTypes.map((name) => {
     const spec = specByType.get(name);
     if (!spec) throw new Error(`exchange type ${name} is missing from SPEC.md`);
-    const archiName = Object.keys(ARCHI_CONCEPT_EXPANSION).find((c) => ARCHI_CONCEPT_EXPANSION[c].includes(name));
+    const archiName = Object.keys(ARCHI_CONCEPT_EXPANSION).find((c) => ARCHI_CONCEPT_EXPANSION[c]?.includes(name));
     return { name, label: spec.label, layer: spec.layer, ...(archiName ? { archiName } : {}) };
   });
   const layers = [...new Set(elementTypes.map((type) => type.layer))];

@@ -43,28 +43,54 @@ export const errorTitle = {
 /** One validation problem: `path` names the offending field (e.g. "properties.Owner" or "line 12"). */
 export type FieldError = { path: string; message: string };
 
+/** The surface a caller used: error texts point it to what it can call (a REST route, or an MCP tool/resource). */
+export type Surface = "rest" | "mcp";
+
+/** Where a caller finds what an error refers to, worded for each surface. */
+export const POINTERS = {
+  elementTypes: {
+    rest: "GET /api/elements/types for those in use",
+    mcp: "list_metamodel_element_types, or resource archimate://layers",
+  },
+  viewpoints: { rest: "GET /api/viewpoints", mcp: "list_viewpoints" },
+  activateWorkspace: {
+    rest: "POST /api/workspaces/:id/activate",
+    mcp: "activate_workspace (list_workspaces names them), or pass workspace_id to the tool",
+  },
+  graphRebuild: { rest: "POST /api/export/neo4j", mcp: "rebuild_graph" },
+  propertyDefinitions: { rest: "GET /api/property-definitions", mcp: "list_property_definitions" },
+} as const satisfies Record<string, Record<Surface, string>>;
+
+export type Pointer = keyof typeof POINTERS;
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly errors?: FieldError[];
   /** Extra response headers, e.g. Retry-After on RATE_LIMITED. */
   readonly headers?: Record<string, string>;
+  /** What to look at next; toProblem words it for the caller's surface (" (see ...)" after the message). */
+  readonly see?: Pointer;
+  /** The message without its pointer. */
+  readonly bare: string;
   constructor(
     code: ErrorCode,
     message: string,
-    opts: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    opts: { errors?: FieldError[]; headers?: Record<string, string>; see?: Pointer } = {},
   ) {
-    super(message);
+    super(opts.see ? `${message} (see ${POINTERS[opts.see].rest})` : message);
     this.name = "AppError";
     this.code = code;
     this.errors = opts.errors;
     this.headers = opts.headers;
+    this.see = opts.see;
+    this.bare = message;
   }
 }
 
 export const notFound = (what: string, id: string) => new AppError("NOT_FOUND", `${what} '${id}' not found`);
 
-export const invalid = (path: string, message: string) =>
-  new AppError("VALIDATION", `${path}: ${message}`, { errors: [{ path, message }] });
+export const invalid = (path: string, message: string, see?: Pointer) =>
+  new AppError("VALIDATION", `${path}: ${message}`, { errors: [{ path, message }], see });
 
 /** RFC 9457 problem body; a 500 never carries the internal message. */
 export type Problem = {
@@ -76,20 +102,24 @@ export type Problem = {
   errors?: FieldError[];
 };
 
-export function toProblem(err: unknown): Problem {
+/** The problem body of an error, its pointer (if any) worded for the caller's surface. */
+export function toProblem(err: unknown, surface: Surface = "rest"): Problem {
   if (!(err instanceof AppError)) {
     const mapped = fromDatabaseError(err);
     if (mapped) err = mapped;
   }
   if (err instanceof AppError) {
     const status = httpStatus[err.code];
+    const see = err.see ? ` (see ${POINTERS[err.see][surface]})` : "";
+    const only = err.errors?.length === 1 ? err.errors[0] : undefined;
+    const errors = see && only ? [{ ...only, message: only.message + see }] : err.errors;
     return {
       type: `https://archimate.example/problems/${err.code.toLowerCase().replaceAll("_", "-")}`,
       title: errorTitle[err.code],
       status,
-      detail: err.code === "INTERNAL" ? errorTitle.INTERNAL : err.message,
+      detail: err.code === "INTERNAL" ? errorTitle.INTERNAL : err.bare + see,
       code: err.code,
-      ...(err.errors ? { errors: err.errors } : {}),
+      ...(errors ? { errors } : {}),
     };
   }
   return {

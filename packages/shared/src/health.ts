@@ -30,7 +30,11 @@ export async function probeHealth(check: HealthProbe | undefined, timeoutMs = PR
   }
 }
 
-/** Database, queue and graph probed together; "degraded" when a configured one is down (answered with 503). */
+/**
+ * Database, queue and graph probed together; "degraded" when a configured one is down. Only the database decides
+ * readiness (healthStatusCode): the graph and the queue are optional features whose state is reported, not a
+ * reason to refuse model traffic.
+ */
 export async function healthReport(probes: {
   database: HealthProbe;
   queue?: HealthProbe;
@@ -43,4 +47,9 @@ export async function healthReport(probes: {
   ]);
   const checks = { database, queue, graph };
   return { status: Object.values(checks).includes("down") ? "degraded" : "ok", checks };
+}
+
+/** 503 only when the database is down: a process serves its own job with PostgreSQL alone. */
+export function healthStatusCode(report: HealthReport): 200 | 503 {
+  return report.checks.database === "down" ? 503 : 200;
 }

@@ -1,10 +1,12 @@
+import { createPublicKey, sign as cryptoSign, verify as cryptoVerify } from "node:crypto";
 import { AppError } from "./errors.ts";
-import { signHs256, verifyHs256 } from "./hs256.ts";
 import { type OrgRole, OrgRoles } from "./roles.ts";
+import { keyId, keysFromSecret, type ServiceKeys } from "./service-keys.ts";
 
 /**
  * The inter-service JWT: control signs one per forwarded request, tenant and mcp accept nothing else.
- * HS256 with TENANT_JWT_SECRET, a lifetime of seconds and one audience per receiving service.
+ * Ed25519 (EdDSA): control signs with its private key, tenant and mcp verify with the public key; a lifetime of
+ * seconds, the issuer checked, one audience per receiving service.
  */
 export type ServiceAudience = "tenant" | "mcp";
 
@@ -23,46 +25,86 @@ export type ServiceClaims = {
    * list others, create workspaces or move its owner's active workspace). Absent from older tokens: null.
    */
   pinnedWorkspaceId?: string | null;
+  /**
+   * The caller's teams in the organization (session profile): a workspace assigned to teams is visible only to
+   * their members and to owners, admins and platform admins. Absent from older tokens: none.
+   */
+  teamIds?: string[];
 };
 
 const ISSUER = "svc-control";
+/** Seconds a token is valid: one forwarded request. */
 const LIFETIME_SECONDS = 30;
+/** Clock difference tolerated between control and the receiving service. */
+const CLOCK_SKEW_SECONDS = 5;
 
 export type ServiceTokens = {
   sign(claims: ServiceClaims, audience: ServiceAudience): Promise<string>;
   verify(token: string, audience: ServiceAudience): Promise<ServiceClaims>;
 };
 
-export function createServiceTokens(secret: string): ServiceTokens {
-  if (secret.length < 32) throw new Error("TENANT_JWT_SECRET must be at least 32 characters");
-  const key = Buffer.from(secret, "utf8");
+/**
+ * Ed25519-signed JWTs (alg EdDSA) with node:crypto. Given keys (control: the private key; tenant and mcp: one or two
+ * public keys, the second accepted during a rotation), or a shared secret from which one pair is derived (the
+ * standalone shape and tests). A service without the private key cannot sign.
+ */
+export function createServiceTokens(keysOrSecret: ServiceKeys | string): ServiceTokens {
+  const keys = typeof keysOrSecret === "string" ? keysFromSecret(keysOrSecret) : keysOrSecret;
+  if (keys.publicKeys.length === 0 && !keys.privateKey) throw new Error("service tokens need a key");
+  const verifiers = new Map(keys.publicKeys.map((k) => [keyId(k), k]));
+  const signingKid = keys.privateKey ? keyId(createPublicKey(keys.privateKey)) : undefined;
+  const header = signingKid
+    ? Buffer.from(JSON.stringify({ alg: "EdDSA", typ: "JWT", kid: signingKid })).toString("base64url")
+    : undefined;
+  const invalid = () => new AppError("UNAUTHENTICATED", "Missing or invalid service token");
   return {
     async sign(claims, audience) {
+      if (!keys.privateKey || !header) throw new Error("this service holds no key to sign inter-service tokens");
       const iat = Math.floor(Date.now() / 1000);
-      return signHs256(
-        {
-          iss: ISSUER,
-          aud: audience,
-          sub: claims.userId,
-          iat,
-          exp: iat + LIFETIME_SECONDS,
-          usr: claims.username,
-          org: claims.organizationId,
-          ws: claims.workspaceId,
-          role: claims.role,
-          adm: claims.platformAdmin,
-          tok: claims.apiTokenId,
-          pin: claims.pinnedWorkspaceId ?? null,
-        },
-        key,
-      );
+      const payload = {
+        iss: ISSUER,
+        aud: audience,
+        sub: claims.userId,
+        iat,
+        exp: iat + LIFETIME_SECONDS,
+        usr: claims.username,
+        org: claims.organizationId,
+        ws: claims.workspaceId,
+        role: claims.role,
+        adm: claims.platformAdmin,
+        tok: claims.apiTokenId,
+        pin: claims.pinnedWorkspaceId ?? null,
+        ...(claims.teamIds ? { teams: claims.teamIds } : {}),
+      };
+      const body = `${header}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`;
+      return `${body}.${cryptoSign(null, Buffer.from(body), keys.privateKey).toString("base64url")}`;
     },
     async verify(token, audience) {
-      const payload = verifyHs256(token, key, { issuer: ISSUER, audience });
-      const role = payload?.role ?? null;
-      if (!payload || typeof payload.sub !== "string" || (role !== null && !OrgRoles.includes(role as OrgRole))) {
-        throw new AppError("UNAUTHENTICATED", "Missing or invalid service token");
+      const parts = token.split(".");
+      const [headPart, payloadPart, signaturePart] = parts;
+      if (parts.length !== 3 || headPart === undefined || payloadPart === undefined || signaturePart === undefined) {
+        throw invalid();
       }
+      let head: { alg?: string; kid?: string };
+      let payload: Record<string, unknown>;
+      try {
+        head = JSON.parse(Buffer.from(headPart, "base64url").toString("utf8"));
+        payload = JSON.parse(Buffer.from(payloadPart, "base64url").toString("utf8"));
+      } catch {
+        throw invalid();
+      }
+      if (head.alg !== "EdDSA" || typeof payload !== "object" || payload === null) throw invalid();
+      const key = head.kid ? verifiers.get(head.kid) : undefined;
+      const data = Buffer.from(`${headPart}.${payloadPart}`);
+      const signature = Buffer.from(signaturePart, "base64url");
+      if (!key || !cryptoVerify(null, data, key, signature)) throw invalid();
+      const now = Math.floor(Date.now() / 1000);
+      if (payload.iss !== ISSUER || payload.aud !== audience) throw invalid();
+      if (typeof payload.exp !== "number" || payload.exp + CLOCK_SKEW_SECONDS < now) throw invalid();
+      if (typeof payload.iat !== "number" || payload.iat - CLOCK_SKEW_SECONDS > now) throw invalid();
+      if (payload.exp - payload.iat > LIFETIME_SECONDS) throw invalid();
+      const role = payload.role ?? null;
+      if (typeof payload.sub !== "string" || (role !== null && !OrgRoles.includes(role as OrgRole))) throw invalid();
       return {
         userId: payload.sub,
         username: String(payload.usr ?? ""),
@@ -72,6 +114,9 @@ export function createServiceTokens(secret: string): ServiceTokens {
         platformAdmin: payload.adm === true,
         apiTokenId: (payload.tok as string | null) ?? null,
         pinnedWorkspaceId: typeof payload.pin === "string" ? payload.pin : null,
+        ...(Array.isArray(payload.teams)
+          ? { teamIds: payload.teams.filter((t): t is string => typeof t === "string") }
+          : {}),
       };
     },
   };

@@ -462,7 +462,7 @@ function buildTree(tokens: Token[]): Element | null {
   let rootClosed = false;
   const stack: Frame[] = [];
   for (const token of tokens) {
-    const top = stack.length > 0 ? stack[stack.length - 1] : null;
+    const top = stack.at(-1) ?? null;
     if (token.kind === "start") {
       const tag = token.name.toLowerCase();
       const canonical = ELEMENT_BY_LOWER.get(tag);
@@ -489,7 +489,7 @@ function buildTree(tokens: Token[]): Element | null {
     } else if (token.kind === "end") {
       const tag = token.name.toLowerCase();
       for (let k = stack.length - 1; k >= 0; k--) {
-        if (stack[k].tag === tag) {
+        if (stack[k]?.tag === tag) {
           stack.length = k;
           if (k === 0) rootClosed = root !== null;
           break;

@@ -1,22 +1,33 @@
-import { assertStorableText } from "@ams/shared";
+import {
+  accessLog,
+  httpMetrics,
+  onErrorProblem,
+  problemFromZod,
+  refuseUnstorableText,
+  requestId,
+} from "@ams/shared/http";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { createControlContext } from "./context.ts";
+import { createControlContext } from "./create-context.ts";
 import type { ControlDeps } from "./deps.ts";
 import { createGateway } from "./gateway/middleware.ts";
 import type { AppEnv } from "./http/app-env.ts";
-import { problemFromZod, problemResponse } from "./http/problem.ts";
-import { registerApiTokenRoutes } from "./routes/api-tokens/index.ts";
-import { registerAuthRoutes } from "./routes/auth/index.ts";
+import { registerControlRoutes } from "./http/route.ts";
+import { registerOAuthRoutes } from "./oauth/index.ts";
+import { apiTokenRoutes } from "./routes/api-tokens/index.ts";
+import { accountRoutes, registerSessionRoutes } from "./routes/auth/index.ts";
 import { registerDocsRoutes } from "./routes/docs/docs.ts";
 import { createOpenApiDocument } from "./routes/docs/openapi.ts";
 import { registerHealthRoute } from "./routes/health/get.ts";
-import { registerInvitationRoutes } from "./routes/invitations/index.ts";
-import { registerMeRoute } from "./routes/me/get.ts";
-import { registerMemberRoutes } from "./routes/members/index.ts";
-import { registerMessageRoutes } from "./routes/messages/index.ts";
-import { registerOrganizationRoutes } from "./routes/organizations/index.ts";
-import { registerPlatformRoutes } from "./routes/platform/index.ts";
+import { invitationRoutes } from "./routes/invitations/index.ts";
+import { getProfileRoute } from "./routes/me/get.ts";
+import { memberRoutes } from "./routes/members/index.ts";
+import { messageRoutes } from "./routes/messages/index.ts";
+import { organizationRoutes } from "./routes/organizations/index.ts";
+import { platformRoutes } from "./routes/platform/index.ts";
 import { registerSsoRoutes } from "./routes/sso/index.ts";
+import { teamRoutes } from "./routes/teams/index.ts";
+import { registerWebRoutes } from "./routes/web/static.ts";
+import { registerSessionAuthRoutes } from "./session/routes.ts";
 
 /**
  * The control service: sign-in, organizations, members, API tokens, platform admin, messages, health, and THE
@@ -25,29 +36,39 @@ import { registerSsoRoutes } from "./routes/sso/index.ts";
 export function createControlApp(deps: ControlDeps) {
   const ctx = createControlContext(deps);
   const app = new OpenAPIHono<AppEnv>({ defaultHook: problemFromZod });
-  app.onError((err) => problemResponse(err, ctx.log));
+  app.onError(onErrorProblem(ctx.log));
+  app.use("*", requestId());
+  app.use("*", accessLog(ctx.log, { organizationOf: (c) => c.var.access?.organizationId }));
+  if (deps.metrics) app.use("*", httpMetrics(deps.metrics));
   const publicHttps = new URL(deps.env.PUBLIC_URL).protocol === "https:";
   app.use("*", async (c, next) => {
     c.set("publicHttps", publicHttps);
     await next();
   });
-  // PostgreSQL cannot store NUL in text: refuse it up front with a 422 naming the field (URL and JSON bodies).
-  app.use("/api/*", async (c, next) => {
-    await assertStorableText(c.req.raw);
-    await next();
-  });
+  app.use("/api/*", refuseUnstorableText());
   app.use("*", createGateway(ctx));
   registerHealthRoute(app, ctx);
-  registerAuthRoutes(app, ctx);
-  registerSsoRoutes(app, ctx, deps.sso);
-  registerMeRoute(app, ctx);
-  registerOrganizationRoutes(app, ctx);
-  registerMemberRoutes(app, ctx);
-  registerInvitationRoutes(app, ctx, deps);
-  registerApiTokenRoutes(app, ctx);
-  registerPlatformRoutes(app, ctx);
-  registerMessageRoutes(app, ctx);
+  if (ctx.session) {
+    registerSessionAuthRoutes(app, { ...ctx.session, env: ctx.env, database: ctx.database, clock: ctx.clock });
+  } else {
+    registerSessionRoutes(app, ctx);
+    registerSsoRoutes(app, ctx, deps.sso);
+  }
+  // Every other control route is a contract and one verb call (src/verbs).
+  registerControlRoutes(app, ctx, [
+    ...accountRoutes,
+    getProfileRoute,
+    ...organizationRoutes,
+    ...memberRoutes,
+    ...teamRoutes,
+    ...invitationRoutes,
+    ...apiTokenRoutes,
+    ...platformRoutes,
+    ...messageRoutes,
+  ]);
   registerDocsRoutes(app, createOpenApiDocument(app, ctx.upstreams.tenant));
+  registerOAuthRoutes(app, ctx);
+  if (deps.webDir) registerWebRoutes(app, deps.webDir);
   return app;
 }
 

@@ -1,15 +1,33 @@
 import type { Database } from "@ams/db";
-import type { ServiceTokens } from "@ams/shared";
-import { createLocalAccessTokens, type LocalAccessTokens } from "./auth/access-token.ts";
-import { type Authenticator, createAuthenticator } from "./auth/authenticate.ts";
-import { createLocalDirectory, type UserDirectory } from "./auth/directory.ts";
-import { createLoginLimiter, type LoginLimiter } from "./auth/login-limit.ts";
-import { type AccessTokenRevocations, createAccessTokenRevocations } from "./auth/revocations.ts";
-import type { SessionProvider } from "./auth/session-providers.ts";
-import type { ControlDeps, HealthChecks } from "./deps.ts";
+import type { HealthProbe, Logger, ServiceTokens } from "@ams/shared";
+import type { Context } from "hono";
+import type { LocalAccessTokens } from "./auth/access-token.ts";
+import type { Authenticator } from "./auth/authenticate.ts";
+import type { UserDirectory } from "./auth/directory.ts";
+import type { LoginLimiter } from "./auth/login-limit.ts";
+import type { AccessTokenRevocations } from "./auth/revocations.ts";
 import type { ControlEnv } from "./env.ts";
 import type { Upstream } from "./gateway/upstream.ts";
-import type { Logger } from "./http/problem.ts";
+import type { InvitationServices } from "./invitations/services.ts";
+import type { SessionLookup } from "./session/authenticate.ts";
+import type { SessionAuth } from "./session/better-auth.ts";
+
+/** Probes for /api/health; an absent one reports "not configured". The database is always probed. */
+export type HealthChecks = {
+  queue?: HealthProbe;
+  graph?: HealthProbe;
+};
+
+/**
+ * Refresh and logout are dispatched by the auth_provider cookie. "local" is built in; the SSO flow registers
+ * "oidc" (refresh through the provider's token endpoint, logout through its end-session endpoint).
+ */
+export type SessionProvider = {
+  /** 204 with new cookies, or 401 with cleared cookies. */
+  refresh(c: Context, ctx: ControlContext): Promise<Response>;
+  /** Ends the session, clears the cookies and redirects (to /login, or via the provider's end-session). */
+  logout(c: Context, ctx: ControlContext): Promise<Response>;
+};
 
 /** Everything a control route needs, built once from the deps. */
 export type ControlContext = {
@@ -26,30 +44,8 @@ export type ControlContext = {
   directory: UserDirectory;
   sessionProviders: Record<string, SessionProvider>;
   log: Logger;
+  /** What the invitation verbs use besides the database: mailer, identity admin, links and lifetimes. */
+  invitations: InvitationServices;
+  /** AUTH_MODE=session: better-auth and the cached session lookup; absent in the local profile. */
+  session?: { auth: SessionAuth; lookup: SessionLookup };
 };
-
-export function createControlContext(deps: ControlDeps): ControlContext {
-  const clock = deps.clock ?? (() => new Date());
-  const accessTokens = createLocalAccessTokens(deps.env.AUTH_JWT_SECRET, clock);
-  const revocations = createAccessTokenRevocations(deps.database, clock);
-  return {
-    database: deps.database,
-    tokens: deps.tokens,
-    upstreams: deps.upstreams,
-    env: deps.env,
-    clock,
-    health: deps.health ?? {},
-    accessTokens,
-    authenticate: createAuthenticator({
-      database: deps.database,
-      verifiers: [accessTokens.verify, ...(deps.accessTokenVerifiers ?? [])],
-      clock,
-      revocations,
-    }),
-    revocations,
-    limiter: createLoginLimiter(deps.database, clock),
-    directory: deps.directory ?? createLocalDirectory(deps.database),
-    sessionProviders: deps.sessionProviders ?? {},
-    log: deps.log ?? { error: (message, err) => console.error(message, err) },
-  };
-}

@@ -1,20 +1,14 @@
 import type { Database } from "@ams/db";
-import type { HealthProbe, ServiceTokens } from "@ams/shared";
+import type { Logger, ServiceTokens } from "@ams/shared";
+import type { ServiceMetrics } from "@ams/shared/http";
 import type { AccessTokenVerifier } from "./auth/access-token.ts";
 import type { UserDirectory } from "./auth/directory.ts";
-import type { SessionProvider } from "./auth/session-providers.ts";
+import type { HealthChecks, SessionProvider } from "./context.ts";
 import type { ControlEnv } from "./env.ts";
 import type { Upstream } from "./gateway/upstream.ts";
-import type { Logger } from "./http/problem.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { IdentityAdmin } from "./sso/identity-admin.ts";
 import type { SsoRuntime } from "./sso/runtime.ts";
-
-/** Probes for /api/health; an absent one reports "not configured". The database is always probed. */
-export type HealthChecks = {
-  queue?: HealthProbe;
-  graph?: HealthProbe;
-};
 
 export type ControlDeps = {
   database: Database;
@@ -36,5 +30,10 @@ export type ControlDeps = {
   identityAdmin?: IdentityAdmin;
   /** Outgoing e-mail; defaults to SMTP_URL (or a mailer that always fails when it is not set). */
   mailer?: Mailer;
+  /** Where unhandled errors and failed deliveries are logged (JSON lines); silent when absent. */
   log?: Logger;
+  /** The built browser UI (apps/web/dist); without it control serves only /api, /mcp and /auth. */
+  webDir?: string;
+  /** Prometheus metrics of this process (served on METRICS_PORT); absent: not collected. */
+  metrics?: ServiceMetrics;
 };

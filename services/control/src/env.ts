@@ -7,6 +7,7 @@ import { z } from "zod";
 export const devDefaults = {
   TENANT_JWT_SECRET: "dev-only-tenant-jwt-secret-change-me-0123456789",
   AUTH_JWT_SECRET: "dev-only-auth-jwt-secret-change-me-0123456789ab",
+  SESSION_SECRET: "dev-only-session-secret-change-me-0123456789abcd",
   SEED_ADMIN_PASSWORD: "admin-dev-password",
   SEED_USER_PASSWORD: "user-dev-password",
   SEED_CONTRIB_PASSWORD: "contrib-dev-password",
@@ -31,7 +32,38 @@ const EnvSchema = z.object({
   DATABASE_URL: optionalUrl,
   DATA_DIR: z.string().min(1).default("./data"),
   TENANT_JWT_SECRET: secret("TENANT_JWT_SECRET"),
+  /** Ed25519 private key (PEM) that signs inter-service tokens; tenant and mcp get only the public key. */
+  TENANT_JWT_PRIVATE_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   AUTH_JWT_SECRET: secret("AUTH_JWT_SECRET"),
+  /** local: the spec's local accounts (access JWT + refresh token); session: better-auth's session cookie (split profile). */
+  AUTH_MODE: z.enum(["local", "session"]).default("local"),
+  /** Signs the session cookie of AUTH_MODE=session (better-auth's secret). Required in production in that mode. */
+  SESSION_SECRET: secret("SESSION_SECRET"),
+  /** Root domain the session cookie is shared on (e.g. example.com for app. and api.); absent: host-only cookie. */
+  COOKIE_DOMAIN: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^\.?[A-Za-z0-9.-]+$/, "a domain name such as example.com")
+      .optional(),
+  ),
+  /** Comma-separated origins (besides PUBLIC_URL's) allowed to send cookie-authenticated writes. */
+  TRUSTED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((v, ctx) => {
+      const origins = v
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean);
+      const bad = origins.filter((o) => !URL.canParse(o) || new URL(o).origin !== o.replace(/\/$/, ""));
+      for (const origin of bad) {
+        ctx.addIssue({ code: "custom", message: `${origin} is not an origin (scheme://host[:port])` });
+      }
+      return bad.length ? z.NEVER : origins.map((o) => new URL(o).origin);
+    }),
+  /** How long the gateway reuses a session lookup (seconds): a revoked session stops working within this bound. */
+  SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(30).default(5),
   /** Split mode: where the tenant and mcp services listen. Absent means in-process (standalone). */
   TENANT_URL: optionalUrl,
   MCP_URL: optionalUrl,
@@ -40,7 +72,8 @@ const EnvSchema = z.object({
   /** How many reverse proxies in front of control append to X-Forwarded-For (0: use the socket address). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
   DEMO_SEED: flag,
-  SEED_ADMIN_PASSWORD: z.string().min(1).default(devDefaults.SEED_ADMIN_PASSWORD),
+  /** The first platform admin's password, used when the users table is empty; production has no default. */
+  SEED_ADMIN_PASSWORD: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(1).optional()),
   SEED_USER_PASSWORD: z.string().min(1).default(devDefaults.SEED_USER_PASSWORD),
   SEED_CONTRIB_PASSWORD: z.string().min(1).default(devDefaults.SEED_CONTRIB_PASSWORD),
   SEED_ARCHI_PASSWORD: z.string().min(1).default(devDefaults.SEED_ARCHI_PASSWORD),
@@ -57,6 +90,8 @@ const EnvSchema = z.object({
     .max(24 * 365)
     .default(168),
   /** External identity provider (Keycloak-compatible OIDC); checked for completeness in sso/config.ts. */
+  /** The built browser UI; default apps/web/dist of this checkout. */
+  WEB_DIR: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   IDP_SSO_ENABLED: flag,
   IDP_URL: optionalUrl,
   IDP_REALM: z.preprocess(
@@ -85,6 +120,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new Error(`Invalid control configuration:\n${lines.join("\n")}`);
   }
   const env = result.data;
+  if (env.SEED_ADMIN_PASSWORD === undefined && env.NODE_ENV !== "production") {
+    env.SEED_ADMIN_PASSWORD = devDefaults.SEED_ADMIN_PASSWORD;
+  }
   const problems = productionProblems(env);
   if (problems.length > 0) {
     throw new Error(`Refusing to start in production:\n${problems.map((p) => `  ${p}`).join("\n")}`);
@@ -95,17 +133,31 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
 function productionProblems(env: ControlEnv): string[] {
   if (env.NODE_ENV !== "production") return [];
   const problems: string[] = [];
-  const used: (keyof typeof devDefaults)[] = ["TENANT_JWT_SECRET", "AUTH_JWT_SECRET", "SEED_ADMIN_PASSWORD"];
+  // Seed passwords matter only when they seed: the admin's when given (first start), the demo ones with DEMO_SEED.
+  const used: (keyof typeof devDefaults)[] = ["AUTH_JWT_SECRET", "SEED_ADMIN_PASSWORD"];
+  // The session profile's seeded accounts (spec: required in production) and its cookie secret.
+  if (env.AUTH_MODE === "session") {
+    used.push("SESSION_SECRET", "SEED_USER_PASSWORD", "SEED_CONTRIB_PASSWORD", "SEED_ARCHI_PASSWORD");
+    if (env.SEED_ADMIN_PASSWORD === undefined) problems.push("SEED_ADMIN_PASSWORD is required with AUTH_MODE=session");
+  }
+  // With a private key TENANT_JWT_SECRET is not used; split, the key is required: a shared secret would let tenant
+  // and mcp mint control's tokens.
+  if (!env.TENANT_JWT_PRIVATE_KEY) used.push("TENANT_JWT_SECRET");
+  if (env.TENANT_URL && !env.TENANT_JWT_PRIVATE_KEY) {
+    problems.push("TENANT_JWT_PRIVATE_KEY is required in the split shape (tenant and mcp get only its public key)");
+  }
   if (env.DEMO_SEED) {
     used.push("SEED_USER_PASSWORD", "SEED_CONTRIB_PASSWORD", "SEED_ARCHI_PASSWORD", "SEED_OPEN_PASSWORD");
+    if (env.SEED_ADMIN_PASSWORD === undefined) problems.push("SEED_ADMIN_PASSWORD is required with DEMO_SEED");
   }
-  for (const name of used) {
+  for (const name of new Set(used)) {
     if (env[name] === devDefaults[name]) problems.push(`${name} is the development default; set a real value`);
   }
-  if (env.TENANT_JWT_SECRET === env.AUTH_JWT_SECRET) {
+  if (!env.TENANT_JWT_PRIVATE_KEY && env.TENANT_JWT_SECRET === env.AUTH_JWT_SECRET) {
     problems.push("TENANT_JWT_SECRET and AUTH_JWT_SECRET must differ");
   }
-  if (env.SEED_ADMIN_PASSWORD.length < 12) problems.push("SEED_ADMIN_PASSWORD must be at least 12 characters");
+  if (env.SEED_ADMIN_PASSWORD !== undefined && env.SEED_ADMIN_PASSWORD.length < 12)
+    problems.push("SEED_ADMIN_PASSWORD must be at least 12 characters");
   // Invitation links and the OIDC redirect are built from it: a localhost default would send users nowhere.
   if (/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/.test(env.PUBLIC_URL)) {
     problems.push("PUBLIC_URL is the development default; set the service's public address");

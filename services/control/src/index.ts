@@ -1,13 +1,14 @@
+export { SERVICE_TOKEN_HEADER } from "@ams/shared/http";
 export { type ControlApp, createControlApp } from "./app.ts";
 export type { AccessTokenVerifier } from "./auth/access-token.ts";
 export type { IdentityClaims } from "./auth/claims.ts";
 export { identityFromClaims } from "./auth/claims.ts";
 export type { DirectoryUser, UserDirectory } from "./auth/directory.ts";
 export type { Access, Identity, Principal } from "./auth/principal.ts";
-export type { SessionProvider } from "./auth/session-providers.ts";
-export type { ControlDeps, HealthChecks } from "./deps.ts";
+export type { HealthChecks, SessionProvider } from "./context.ts";
+export type { ControlDeps } from "./deps.ts";
 export { type ControlEnv, devDefaults, parseEnv } from "./env.ts";
 export { createHttpUpstream } from "./gateway/http-upstream.ts";
 export { routeTable } from "./gateway/routes.ts";
-export { SERVICE_TOKEN_HEADER, type Upstream } from "./gateway/upstream.ts";
+export type { Upstream } from "./gateway/upstream.ts";
 export { seedAccounts } from "./seed/index.ts";

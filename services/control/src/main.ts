@@ -1,9 +1,11 @@
+import { fileURLToPath } from "node:url";
 import { openDatabase } from "@ams/db";
-import { closeAfterRefusedBody, createServiceTokens, listenHost } from "@ams/shared";
-import { serve } from "@hono/node-server";
+import { createLogger, createServiceTokens, listenHost, type ServiceKeys, serviceKeysFromEnv } from "@ams/shared";
+import { createServiceMetrics, registerDatabaseMetrics, runHttpService, runtimeSettings } from "@ams/shared/http";
 import { createControlApp } from "./app.ts";
 import { parseEnv } from "./env.ts";
 import { createHttpUpstream, remoteHealthProbes } from "./gateway/http-upstream.ts";
+import { seedDemoModel } from "./seed/demo-model.ts";
 import { seedAccounts } from "./seed/index.ts";
 import { createIdentityProviderDeps } from "./sso/index.ts";
 import { composeStandalone } from "./standalone.ts";
@@ -12,19 +14,35 @@ import { composeStandalone } from "./standalone.ts";
  * Control, the edge of the service. With TENANT_URL/MCP_URL set it forwards over HTTP (split deployment);
  * without them it runs tenant, mcp and the graph worker in this process (standalone) on embedded defaults.
  */
+const log = createLogger({ service: "control" });
 let env: ReturnType<typeof parseEnv>;
+let runtime: ReturnType<typeof runtimeSettings>;
+let keys: ServiceKeys;
 try {
   env = parseEnv();
+  runtime = runtimeSettings();
+  keys = serviceKeysFromEnv({ ...process.env, TENANT_JWT_SECRET: env.TENANT_JWT_SECRET }, "signer");
 } catch (err) {
-  console.error((err as Error).message);
+  log.error((err as Error).message);
   process.exit(1);
 }
 const database = await openDatabase({ url: env.DATABASE_URL, dataDir: `${env.DATA_DIR}/pglite` });
 const { adminCreated } = await seedAccounts(database, env);
-if (adminCreated) console.log("seeded the platform admin account 'admin'");
-const tokens = createServiceTokens(env.TENANT_JWT_SECRET);
-const local = await composeStandalone({ env, database, tokens, split: Boolean(env.TENANT_URL) });
+if (adminCreated) log.info("seeded the platform admin account 'admin'");
+else if (env.SEED_ADMIN_PASSWORD === undefined) {
+  log.warn("SEED_ADMIN_PASSWORD is not set: no platform admin is created on an empty database");
+}
+if (env.DEMO_SEED) {
+  const warnings = await seedDemoModel(database);
+  if (warnings)
+    log.info(`seeded the demo model${warnings.length ? ` (${warnings.length} warnings: ${warnings.join("; ")})` : ""}`);
+}
+const tokens = createServiceTokens(keys);
+const local = await composeStandalone({ env, database, tokens, split: Boolean(env.TENANT_URL), log });
+const metrics = createServiceMetrics("control");
+registerDatabaseMetrics(metrics, database);
 const app = createControlApp({
+  metrics,
   database,
   tokens,
   env,
@@ -34,20 +52,22 @@ const app = createControlApp({
   },
   health: env.TENANT_URL ? remoteHealthProbes(env.TENANT_URL) : local.health,
   ...createIdentityProviderDeps({ env, database }),
+  log,
+  webDir: env.WEB_DIR ?? fileURLToPath(new URL("../../../apps/web/dist", import.meta.url)),
 });
-const server = serve({
-  fetch: closeAfterRefusedBody(app.fetch),
+runHttpService({
+  log,
+  fetch: app.fetch,
   port: env.PORT,
   hostname: listenHost(process.env.HOST),
-});
-console.log(
-  `ArchiMate service listening on http://localhost:${env.PORT} (${env.TENANT_URL ? "split" : "standalone"}, database: ${database.kind}${local.summary ? `, ${local.summary}` : ""})`,
-);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, async () => {
-    server.close();
+  metrics,
+  metricsPort: runtime.METRICS_PORT,
+  drainMs: runtime.SHUTDOWN_DRAIN_MS,
+  close: async () => {
     await local.close();
     await database.close();
-    process.exit(0);
-  });
-}
+  },
+});
+log.info(
+  `ArchiMate service listening on http://localhost:${env.PORT} (${env.TENANT_URL ? "split" : "standalone"}, database: ${database.kind}${local.summary ? `, ${local.summary}` : ""})`,
+);

@@ -1,10 +1,10 @@
 import type { Database } from "@ams/db";
-import { startGraphInBackground } from "@ams/graph-worker";
+import { startGraphInBackground } from "@ams/graph";
 import { createMcpApp } from "@ams/mcp";
 import { loadPluginRegistry } from "@ams/model";
-import type { ServiceTokens } from "@ams/shared";
+import { createLogger, type Logger, type ServiceTokens } from "@ams/shared";
 import { createTenantApp, readEnv, TenantModelEnv } from "@ams/tenant";
-import type { HealthChecks } from "./deps.ts";
+import type { HealthChecks } from "./context.ts";
 import type { ControlEnv } from "./env.ts";
 import type { Upstream } from "./gateway/upstream.ts";
 
@@ -25,12 +25,15 @@ export async function composeStandalone(opts: {
   database: Database;
   tokens: ServiceTokens;
   split: boolean;
+  /** Control's logger; tenant, mcp and the graph get their own service name in the same shape. */
+  log: Logger;
 }): Promise<Standalone> {
   const { database, tokens } = opts;
   const model = readEnv(TenantModelEnv);
-  const plugins = await loadPluginRegistry({ database, root: model.PLUGINS_DIR });
+  const service = (name: string) => createLogger({ service: name });
+  const plugins = await loadPluginRegistry({ database, root: model.PLUGINS_DIR, log: service("tenant") });
   // Split: tenant and graph worker run as their own services; control only forwards.
-  const graph = opts.split ? undefined : startGraphInBackground({ database, worker: true });
+  const graph = opts.split ? undefined : startGraphInBackground({ database, worker: true, log: service("graph") });
   const tenantApp = createTenantApp({
     database,
     tokens,
@@ -39,8 +42,15 @@ export async function composeStandalone(opts: {
     uploadLimit: model.UPLOAD_LIMIT_MB * 1024 * 1024,
     jsonBodyLimit: model.JSON_BODY_LIMIT_KB * 1024,
     importRoots: model.IMPORT_PATHS,
+    log: service("tenant"),
   });
-  const mcpApp = createMcpApp({ database, tokens, resolveIcon: plugins.resolveIcon });
+  const mcpApp = createMcpApp({
+    database,
+    tokens,
+    resolveIcon: plugins.resolveIcon,
+    graph: graph?.handle,
+    log: service("mcp"),
+  });
   return {
     tenant: { fetch: (req) => tenantApp.fetch(req) },
     mcp: { fetch: (req) => mcpApp.fetch(req) },

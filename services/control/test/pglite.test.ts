@@ -1,5 +1,5 @@
 import { type Database, memberships, openDatabase, organizations, workspaces } from "@ams/db";
-import { createServiceTokens } from "@ams/shared";
+import { createServiceTokens, silentLogger } from "@ams/shared";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createControlApp } from "../src/app.ts";
 import { parseEnv } from "../src/env.ts";
@@ -19,7 +19,7 @@ test("seed, sign-in, refresh, API token and gateway resolution on PGlite", async
   await seedAccounts(database, env);
   const tokens = createServiceTokens(env.TENANT_JWT_SECRET);
   const tenant = createRecordingUpstream(tokens, "tenant");
-  const app = createControlApp({ database, tokens, env, upstreams: { tenant }, log: { error: () => {} } });
+  const app = createControlApp({ database, tokens, env, upstreams: { tenant }, log: silentLogger });
   const call = (method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) =>
     app.request(`http://local${path}`, {
       method,

@@ -31,6 +31,18 @@ describe("seedAccounts", () => {
     expect(await database.db.select().from(organizations)).toEqual([]);
   });
 
+  test("production without SEED_ADMIN_PASSWORD starts and creates no account", async () => {
+    database = await createTestDatabase("ams_control_seed");
+    const env = parseEnv({
+      NODE_ENV: "production",
+      TENANT_JWT_SECRET: "t".repeat(40),
+      AUTH_JWT_SECRET: "a".repeat(40),
+      PUBLIC_URL: "https://archimate.example.com",
+    });
+    expect(await seedAccounts(database, env)).toEqual({ adminCreated: false });
+    expect(await database.db.select().from(users)).toEqual([]);
+  });
+
   test("DEMO_SEED: demo accounts and the two isolated organizations, admin in neither; idempotent", async () => {
     database = await createTestDatabase("ams_control_seed");
     const env = parseEnv({ DEMO_SEED: "true" });

@@ -1,4 +1,5 @@
 import { userSelections } from "@ams/db";
+import { silentLogger } from "@ams/shared";
 import { createTenantApp } from "@ams/tenant";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -55,7 +56,7 @@ describe("cookies and sign-out", () => {
       env: h.env,
       clock: h.clock.now,
       upstreams: { tenant: h.recorder },
-      log: { error: () => {} },
+      log: silentLogger,
     });
     const cookie = Object.entries((session as { cookies: Record<string, string> }).cookies)
       .map(([k, v]) => `${k}=${v}`)

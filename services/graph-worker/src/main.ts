@@ -1,34 +1,68 @@
 import { openDatabase } from "@ams/db";
-import { parseGraphEnv } from "./env.ts";
-import { createGraphRuntime } from "./runtime.ts";
+import { parseGraphEnv, queuedJobStats, startGraphInBackground } from "@ams/graph";
+import { createLogger, healthReport, healthStatusCode, listenHost } from "@ams/shared";
+import {
+  createServiceMetrics,
+  rebuildDurationHistogram,
+  registerDatabaseMetrics,
+  registerQueueMetrics,
+  runHttpService,
+  runtimeSettings,
+} from "@ams/shared/http";
 
 /**
  * The graph worker alone (split deployment): consumes rebuild jobs from NATS JetStream, reads models from
- * PostgreSQL (DATABASE_URL) and writes Neo4j (NEO4J_URL, NEO4J_USER, NEO4J_PASSWORD).
+ * PostgreSQL (DATABASE_URL) and writes Neo4j (NEO4J_URL, NEO4J_USER, NEO4J_PASSWORD). Neo4j and NATS are reached in
+ * the background and retried until they answer; GET /api/health and /metrics on GRAPH_WORKER_PORT (default 8083).
  */
-const config = parseGraphEnv();
-if (!config.NATS_URL) {
-  console.error(
-    "graph-worker: NATS_URL is required when the worker runs alone (the in-process queue lives in the standalone process)",
-  );
+const log = createLogger({ service: "graph-worker" });
+const fail = (message: string) => {
+  log.error(`graph-worker: ${message}`);
   process.exit(1);
+};
+let config: ReturnType<typeof parseGraphEnv>;
+let runtime: ReturnType<typeof runtimeSettings>;
+let port: number;
+try {
+  config = parseGraphEnv();
+  runtime = runtimeSettings();
+  port = Number(process.env.GRAPH_WORKER_PORT || 8083);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error("GRAPH_WORKER_PORT must be a port number");
+} catch (err) {
+  fail((err as Error).message);
 }
-if (!config.DATABASE_URL) {
-  console.error("graph-worker: DATABASE_URL is required (the PostgreSQL database the tenant service writes models to)");
-  process.exit(1);
+if (!config!.NATS_URL) {
+  fail("NATS_URL is required when the worker runs alone (the in-process queue lives in the standalone process)");
 }
-const database = await openDatabase({ url: config.DATABASE_URL, migrate: false });
-const runtime = await createGraphRuntime({ database, worker: true });
-if (!runtime.graph) {
-  console.error(`graph-worker: ${runtime.unavailable}`);
-  process.exit(1);
+if (!config!.DATABASE_URL) {
+  fail("DATABASE_URL is required (the PostgreSQL database the tenant service writes models to)");
 }
-console.log("graph-worker consuming rebuild jobs");
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void runtime
-      .close()
-      .then(() => database.close())
-      .then(() => process.exit(0));
-  });
-}
+const database = await openDatabase({ url: config!.DATABASE_URL, migrate: false });
+const metrics = createServiceMetrics("graph-worker");
+const rebuilds = rebuildDurationHistogram(metrics);
+const graph = startGraphInBackground({
+  database,
+  worker: true,
+  log,
+  onJobDone: (outcome, seconds) => rebuilds.observe({ outcome }, seconds),
+});
+if (!graph.health.graph) fail(graph.handle.unavailable());
+registerDatabaseMetrics(metrics, database);
+registerQueueMetrics(metrics, () => queuedJobStats(database));
+runHttpService({
+  log,
+  port: port!,
+  hostname: listenHost(process.env.HOST),
+  metrics,
+  health: async () => {
+    const report = await healthReport({ database: () => database.ping(), ...graph.health });
+    return Response.json(report, { status: healthStatusCode(report) });
+  },
+  drainMs: runtime!.SHUTDOWN_DRAIN_MS,
+  // The job in hand finishes (or the bound passes) before the connections close.
+  close: async () => {
+    await graph.close();
+    await database.close();
+  },
+});
+log.info(`graph-worker consuming rebuild jobs (${graph.summary}); health and metrics on :${port!}`);

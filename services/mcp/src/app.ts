@@ -1,31 +1,37 @@
 import type { Database } from "@ams/db";
-import type { RequestContext } from "@ams/model";
-import { AppError, healthReport, type ServiceTokens, toProblem } from "@ams/shared";
+import type { GraphProvider, RequestContext } from "@ams/model";
+import { healthReport, healthStatusCode, type Logger, type ServiceTokens, silentLogger } from "@ams/shared";
+import {
+  accessLog,
+  httpMetrics,
+  notFoundProblem,
+  onErrorProblem,
+  type RequestIdVariables,
+  requestId,
+  SERVICE_TOKEN_HEADER,
+  type ServiceMetrics,
+} from "@ams/shared/http";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
-import { authenticate, SERVICE_TOKEN_HEADER } from "./auth.ts";
+import { authenticate } from "./auth.ts";
 import { createMcpServer } from "./server.ts";
-import type { Logger } from "./tools/call.ts";
 
 export type McpDeps = {
   database: Database;
   tokens: ServiceTokens;
   /** Largest request body in bytes (default 50 MiB: import_model carries whole models). */
   bodyLimit?: number;
+  /** Where unhandled errors are logged (JSON lines); silent when absent. */
   log?: Logger;
   /** Resolves `Service Plugin IconPack` values for render_view (the plugin registry), as the tenant does. */
   resolveIcon?: RequestContext["resolveIcon"];
+  /** Prometheus metrics of this process; absent: not collected. */
+  metrics?: ServiceMetrics;
+  /** The graph read model for explore, run_dashboard and rebuild_graph (the tenant's, in standalone mode). */
+  graph?: GraphProvider;
 };
 
 export const MCP_PATHS = ["/api/mcp", "/api/mcp/"];
-
-function problemResponse(err: unknown, log: Logger): Response {
-  const problem = toProblem(err);
-  if (problem.status === 500) log(err);
-  const headers: Record<string, string> = { "content-type": "application/problem+json" };
-  if (err instanceof AppError && err.headers) Object.assign(headers, err.headers);
-  return new Response(JSON.stringify(problem), { status: problem.status, headers });
-}
 
 /** A stateless server has no stream to offer on GET and no session to end on DELETE. */
 const methodNotAllowed = () =>
@@ -43,24 +49,29 @@ const methodNotAllowed = () =>
  * caller's RequestContext; JSON-RPC responses come back as one JSON body (no SSE: the tools never stream).
  */
 export function createMcpApp(deps: McpDeps) {
-  const log = deps.log ?? ((err: unknown) => console.error(err));
+  const log = deps.log ?? silentLogger;
   const bodyLimit = deps.bodyLimit ?? 50 * 1024 * 1024;
-  const app = new Hono();
-  app.onError((err) => problemResponse(err, log));
-  app.notFound((c) => problemResponse(new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`), log));
+  const app = new Hono<{ Variables: RequestIdVariables & { organizationId?: string | null } }>();
+  app.use("*", requestId());
+  app.use("*", accessLog(log, { organizationOf: (c) => c.var.organizationId }));
+  if (deps.metrics) app.use("*", httpMetrics(deps.metrics));
+  app.onError(onErrorProblem(log));
+  app.notFound(notFoundProblem());
 
   // Liveness/readiness of the service alone (split deployment probes); no caller involved.
-  // Same shape as control's and the tenant's; MCP itself uses neither the job queue nor the graph.
+  // Same shape as control's and the tenant's; the graph's own health is the tenant's to report.
   app.get("/api/health", async (c) => {
     const report = await healthReport({ database: () => deps.database.ping() });
-    return c.json(report, report.status === "degraded" ? 503 : 200);
+    return c.json(report, healthStatusCode(report));
   });
 
   for (const path of MCP_PATHS) {
     app.all(path, async (c) => {
       const call = await authenticate(deps, c.req.header(SERVICE_TOKEN_HEADER));
+      c.set("organizationId", call.claims.organizationId);
+      call.ctx.requestId = c.var.requestId;
       if (c.req.method !== "POST") return methodNotAllowed();
-      const server = createMcpServer(call, log);
+      const server = createMcpServer(call, log.child({ request_id: c.var.requestId }));
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

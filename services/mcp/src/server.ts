@@ -1,14 +1,19 @@
-import { roleHas } from "@ams/shared";
+import { type Logger, roleHas } from "@ams/shared";
 import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import { modelingGuide } from "./prompts/modeling-guide.ts";
 import { completeViewpoint, viewpointViewPrompt } from "./prompts/viewpoint-view.ts";
 import { metamodelJson } from "./resources/metamodel.ts";
-import { callTool, type Logger, protocolError } from "./tools/call.ts";
+import { callTool, protocolError } from "./tools/call.ts";
 import type { ToolCall } from "./tools/define.ts";
 import { TOOL_LIST } from "./tools/index.ts";
 
@@ -25,8 +30,22 @@ const INSTRUCTIONS =
   "(layers, element types, relationship rules, naming, the view workflow), then start with get_model_info. " +
   "Resources archimate://layers and archimate://relationships hold the metamodel as JSON.";
 
-/** tools/call with its params unchecked: the handler validates them and words the failure (see below). */
-const LENIENT_CALL_TOOL = z.looseObject({ method: z.literal("tools/call"), params: z.unknown() });
+/** A request of this method with its params unchecked: the handler validates them and words the failure. */
+const lenient = <M extends string>(method: M) =>
+  z.looseObject({ method: z.literal(method), params: z.unknown().optional() });
+const LENIENT_CALL_TOOL = lenient("tools/call");
+const LENIENT_INITIALIZE = lenient("initialize");
+
+/** The params of a request checked against the SDK's schema; a failure is -32602 naming each field. */
+function checkedParams<T>(method: string, schema: z.ZodType<T>, params: unknown): T {
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return parsed.data;
+  const detail = parsed.error.issues
+    .slice(0, 10)
+    .map((i) => `${i.path.join(".") || "params"}: ${i.message}`)
+    .join("; ");
+  throw protocolError(ErrorCode.InvalidParams, `Invalid ${method} params: ${detail}`);
+}
 
 /** Each Server would otherwise build its own Ajv instance (about a millisecond); one per process is enough. */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
@@ -59,17 +78,18 @@ export function createMcpServer(call: ToolCall, log: Logger): McpServer {
   // raw dump of the schema error: malformed params are -32602 with the fields named.
   // Registered through the base Protocol class: Server's own override re-validates tools/call with its schema and
   // would answer a malformed call with the zod error text as the message.
-  Object.getPrototypeOf(Server.prototype).setRequestHandler.call(
-    server,
-    LENIENT_CALL_TOOL,
-    (request: { params: unknown }) => {
-      const params = CallToolRequestSchema.shape.params.safeParse(request.params);
-      if (!params.success) {
-        const detail = params.error.issues.map((i) => `${i.path.join(".") || "params"}: ${i.message}`).join("; ");
-        throw protocolError(ErrorCode.InvalidParams, `Invalid tools/call params: ${detail}`);
-      }
-      return callTool(call, params.data.name, params.data.arguments, log);
-    },
+  const setBaseHandler = Object.getPrototypeOf(Server.prototype).setRequestHandler;
+  setBaseHandler.call(server, LENIENT_CALL_TOOL, (request: { params: unknown }) => {
+    const params = checkedParams("tools/call", CallToolRequestSchema.shape.params, request.params);
+    return callTool(call, params.name, params.arguments, log);
+  });
+  // initialize likewise: a missing protocolVersion is -32602 saying so, not -32603 with the zod dump.
+  const initializeServer = server as unknown as { _oninitialize(request: unknown): Promise<unknown> };
+  setBaseHandler.call(server, LENIENT_INITIALIZE, (request: { params: unknown }) =>
+    initializeServer._oninitialize({
+      method: "initialize",
+      params: checkedParams("initialize", InitializeRequestSchema.shape.params, request.params),
+    }),
   );
 
   mcp.registerPrompt(

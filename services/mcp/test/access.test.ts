@@ -1,4 +1,4 @@
-import { allowedRelationships, RELATIONSHIP_TYPES } from "@ams/shared";
+import { allowedRelationships, RELATIONSHIP_TYPES, silentLogger } from "@ams/shared";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -58,6 +58,10 @@ const MUTATIONS: Record<string, Record<string, unknown>> = {
   delete_property_definition: { definition_id: "id-x" },
   import_model: { xml: "<model/>" },
   save_model: {},
+  add_to_view: { view_id: "id-x", element_ids: ["id-y"] },
+  auto_layout_view: { view_id: "id-x" },
+  create_workspace: { name: "W" },
+  rebuild_graph: {},
 };
 
 describe("roles", () => {
@@ -90,7 +94,9 @@ describe("roles", () => {
     for (const [name, args] of Object.entries(MUTATIONS)) {
       const result = await call(viewer, name, args);
       expect(result.isError, name).toBe(true);
-      expect(textOf(result), name).toMatch(/^Your role \(viewer\) does not allow (model|workspace):write$/);
+      expect(textOf(result), name).toMatch(
+        /^Your role \(viewer\) does not allow ((model|workspace):write|graph:rebuild)$/,
+      );
       expect(result._meta?.["ams/problem"], name).toMatchObject({ code: "FORBIDDEN", status: 403 });
     }
     expect((await call(owner, "list_elements")).structuredContent).toMatchObject({ total: 1 });
@@ -109,7 +115,7 @@ describe("roles", () => {
       apiTokenId: null,
     };
     const { createTenantApp } = await import("@ams/tenant");
-    const tenant = createTenantApp({ database: stack.database, tokens: stack.tokens, log: () => {} });
+    const tenant = createTenantApp({ database: stack.database, tokens: stack.tokens, log: silentLogger });
     const res = await tenant.request("/api/elements", {
       method: "POST",
       headers: { "content-type": "application/json", "x-ams-service-token": await stack.tokens.sign(claims, "tenant") },

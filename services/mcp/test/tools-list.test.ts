@@ -2,47 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Stack, startStack } from "./support/stack.ts";
-
-/** SPEC.md "MCP endpoint": exactly these 37 names. */
-const SPEC_TOOLS = [
-  "get_model_info",
-  "list_element_types",
-  "list_elements",
-  "get_element",
-  "create_element",
-  "update_element",
-  "delete_element",
-  "get_element_relationships",
-  "list_relationship_types",
-  "list_relationships",
-  "get_relationship",
-  "create_relationship",
-  "update_relationship",
-  "delete_relationship",
-  "list_views",
-  "get_view",
-  "create_view",
-  "update_view",
-  "delete_view",
-  "render_view",
-  "create_node",
-  "update_node",
-  "delete_node",
-  "create_connection",
-  "update_connection",
-  "delete_connection",
-  "list_property_definitions",
-  "get_property_definition",
-  "create_property_definition",
-  "update_property_definition",
-  "delete_property_definition",
-  "list_workspaces",
-  "activate_workspace",
-  "list_viewpoints",
-  "export_model",
-  "import_model",
-  "save_model",
-];
+import { ADDED_TOOLS, SPEC_TOOLS } from "./support/tool-names.ts";
 
 let stack: Stack;
 let client: Client;
@@ -58,10 +18,10 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-  test("names exactly the 37 tools of the specification", async () => {
+  test("names the 37 tools of the specification and the ones issue 14 added", async () => {
     const { tools } = await client.listTools();
     expect(SPEC_TOOLS).toHaveLength(37);
-    expect(tools.map((t) => t.name).sort()).toEqual([...SPEC_TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...SPEC_TOOLS, ...ADDED_TOOLS].sort());
   });
 
   test("every tool has a title, a description, hints and a valid object input schema whose fields are described", async () => {
@@ -102,7 +62,11 @@ describe("tools/list", () => {
 
   test("id arguments use the *_id names", async () => {
     const { tools } = await client.listTools();
-    const props = (name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {});
+    // workspace_id (optional on every model tool) is checked in its own test below.
+    const props = (name: string) =>
+      Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {}).filter(
+        (p) => name === "activate_workspace" || p !== "workspace_id",
+      );
     expect(props("get_element")).toEqual(["element_id"]);
     expect(props("get_relationship")).toEqual(["relationship_id"]);
     expect(props("get_view")).toEqual(["view_id"]);
@@ -112,5 +76,40 @@ describe("tools/list", () => {
     expect(props("activate_workspace")).toEqual(["workspace_id"]);
     expect(props("list_elements")).toEqual(expect.arrayContaining(["type", "name", "limit"]));
     expect(props("import_model")).toEqual(["xml"]);
+  });
+
+  test("every model tool takes an optional workspace_id; organization and metamodel tools do not", async () => {
+    const { tools } = await client.listTools();
+    const orgLevel = [
+      "list_workspaces",
+      "create_workspace",
+      "list_viewpoints",
+      "list_metamodel_element_types",
+      "get_allowed_relationships",
+      "save_model",
+      "list_dashboards",
+    ];
+    for (const tool of tools) {
+      const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
+      if (tool.name === "activate_workspace") expect(schema.required).toEqual(["workspace_id"]);
+      else if (orgLevel.includes(tool.name)) expect(schema.properties?.workspace_id, tool.name).toBeUndefined();
+      else {
+        expect(schema.properties?.workspace_id, tool.name).toBeDefined();
+        expect(schema.required ?? [], tool.name).not.toContain("workspace_id");
+      }
+    }
+    expect(tools.find((t) => t.name === "activate_workspace")!.description).toContain(
+      "Switches the USER's active workspace",
+    );
+  });
+
+  test("schemas use the portable spelling: one type per branch, open objects as additionalProperties: true", async () => {
+    const { tools } = await client.listTools();
+    const text = JSON.stringify(tools);
+    expect(text).not.toMatch(/"type":\[/);
+    expect(text).not.toContain('"additionalProperties":{}');
+    // Nullable fields stay nullable.
+    const element = tools.find((t) => t.name === "get_element")!.outputSchema as any;
+    expect(element.properties.documentation.anyOf).toEqual([{ type: "string" }, { type: "null" }]);
   });
 });

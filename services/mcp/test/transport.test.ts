@@ -2,6 +2,7 @@ import { createServiceTokens } from "@ams/shared";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SERVICE_TOKEN_HEADER } from "../src/index.ts";
 import { type Stack, startStack } from "./support/stack.ts";
+import { ALL_TOOLS } from "./support/tool-names.ts";
 
 let stack: Stack;
 let token: string;
@@ -82,6 +83,22 @@ describe("Streamable HTTP, stateless", () => {
     expect(noName.body.error.message).toContain("name:");
   });
 
+  test("initialize without protocolVersion is -32602 saying so, not -32603 with a schema dump", async () => {
+    const res = await post({
+      jsonrpc: "2.0",
+      id: 11,
+      method: "initialize",
+      params: { capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.body.error.message).toMatch(/^Invalid initialize params: protocolVersion: /);
+    expect(res.body.error.message).not.toContain("MCP error");
+    const noParams = await post({ jsonrpc: "2.0", id: 12, method: "initialize" });
+    expect(noParams.body.error.code, noParams.text).toBe(-32602);
+    expect(noParams.body.error.message).toMatch(/^Invalid initialize params: /);
+  });
+
   test("a JSON-RPC batch (2025-03-26) gets one answer per request", async () => {
     const res = await post(
       [
@@ -92,7 +109,7 @@ describe("Streamable HTTP, stateless", () => {
     );
     expect(res.status).toBe(200);
     const byId = new Map((res.body as { id: number }[]).map((m) => [m.id, m]));
-    expect((byId.get(1) as any).result.tools).toHaveLength(37);
+    expect((byId.get(1) as any).result.tools).toHaveLength(ALL_TOOLS.length);
     expect((byId.get(2) as any).result.structuredContent).toEqual({ types: [] });
   });
 

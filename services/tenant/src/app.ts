@@ -1,13 +1,31 @@
 import type { Database } from "@ams/db";
 import type { GraphProvider } from "@ams/model";
-import { AppError, assertStorableText, type HealthProbe, healthReport, type ServiceTokens } from "@ams/shared";
+import {
+  type HealthProbe,
+  healthReport,
+  healthStatusCode,
+  type Logger,
+  type ServiceTokens,
+  silentLogger,
+} from "@ams/shared";
+import {
+  accessLog,
+  httpMetrics,
+  importDurationHistogram,
+  limitBody,
+  notFoundProblem,
+  onErrorProblem,
+  problemFromZod,
+  refuseUnstorableText,
+  requestId,
+  type ServiceMetrics,
+} from "@ams/shared/http";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
-import { problemFromZod, problemResponse } from "./middleware/problems.ts";
 import { type TenantEnv, verifyServiceToken } from "./middleware/service-auth.ts";
 import { registerDashboardRoutes } from "./routes/dashboards.ts";
 import { registerElementRoutes } from "./routes/elements.ts";
 import { registerExploreRoutes } from "./routes/explore.ts";
+import { registerFolderRoutes } from "./routes/folders.ts";
 import { registerGraphRoutes } from "./routes/graph.ts";
 import { type PluginRegistry, registerPluginRoutes } from "./routes/plugins.ts";
 import { registerPropertyDefinitionRoutes } from "./routes/property-definitions.ts";
@@ -23,7 +41,8 @@ export type TenantDeps = {
   jsonBodyLimit?: number;
   /** Largest upload accepted by import routes, in bytes (default 50 MiB). */
   uploadLimit?: number;
-  log?: (err: unknown) => void;
+  /** Where unhandled errors are logged (JSON lines); silent when absent. */
+  log?: Logger;
   /** Directories POST /api/workspaces {path} may import from (IMPORT_PATHS); none by default. */
   importRoots?: string[];
   /** Resolves `Service Plugin IconPack` values for rendering; defaults to the plugin registry's resolver. */
@@ -36,6 +55,8 @@ export type TenantDeps = {
   dashboardsDir?: string;
   /** Probes of the job queue and the graph for /api/health; absent ones report "not configured". */
   health?: { queue?: HealthProbe; graph?: HealthProbe };
+  /** Prometheus metrics of this process; absent: not collected. */
+  metrics?: ServiceMetrics;
 };
 
 /**
@@ -45,7 +66,7 @@ export type TenantDeps = {
 function registerHealth(app: OpenAPIHono<TenantEnv>, database: Database, health: TenantDeps["health"]) {
   app.get("/api/health", async (c) => {
     const report = await healthReport({ database: () => database.ping(), queue: health?.queue, graph: health?.graph });
-    return c.json(report, report.status === "degraded" ? 503 : 200);
+    return c.json(report, healthStatusCode(report));
   });
 }
 
@@ -56,34 +77,45 @@ export function createTenantApp(deps: TenantDeps) {
   const app = new OpenAPIHono<TenantEnv>({ defaultHook: problemFromZod });
   const jsonLimit = deps.jsonBodyLimit ?? 1024 * 1024;
   const uploadLimit = deps.uploadLimit ?? 50 * 1024 * 1024;
-  const tooLarge = (limit: number) => () => {
-    throw new AppError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${limit} bytes`);
-  };
-  const smallBodies = bodyLimit({ maxSize: jsonLimit, onError: tooLarge(jsonLimit) });
-  const largeBodies = bodyLimit({ maxSize: uploadLimit, onError: tooLarge(uploadLimit) });
+  const log = deps.log ?? silentLogger;
+  app.use("*", requestId());
+  app.use("*", accessLog(log, { organizationOf: (c) => c.var.ctx?.organizationId }));
+  if (deps.metrics) {
+    app.use("*", httpMetrics(deps.metrics));
+    const imports = importDurationHistogram(deps.metrics);
+    app.use("/api/*", async (c, next) => {
+      const isImport =
+        c.req.method === "POST" &&
+        (c.req.path === "/api/import" ||
+          (c.req.path === "/api/workspaces" && !(c.req.header("content-type") ?? "").includes("json")));
+      if (!isImport) return next();
+      const started = performance.now();
+      await next();
+      imports.observe({ status: String(c.res.status) }, (performance.now() - started) / 1000);
+    });
+  }
+  const smallBodies = limitBody(jsonLimit);
+  const largeBodies = limitBody(uploadLimit);
   app.use("/api/*", (c, next) => (UPLOAD_PATHS.has(c.req.path) ? largeBodies(c, next) : smallBodies(c, next)));
-  // PostgreSQL cannot store NUL in text: refuse it up front with a 422 naming the field (URL and JSON bodies).
-  app.use("/api/*", async (c, next) => {
-    await assertStorableText(c.req.raw);
-    await next();
-  });
+  app.use("/api/*", refuseUnstorableText());
   const resolveIcon = deps.resolveIcon ?? deps.plugins?.resolveIcon;
   app.use("/api/*", verifyServiceToken(deps.database, deps.tokens, resolveIcon));
   app.use("/api", verifyServiceToken(deps.database, deps.tokens, resolveIcon));
-  app.onError((err) => problemResponse(err, deps.log ?? ((e) => console.error(e))));
-  app.notFound((c) => problemResponse(new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`)));
+  app.onError(onErrorProblem(log));
+  app.notFound(notFoundProblem());
 
   registerHealth(app, deps.database, deps.health);
   registerPluginRoutes(app, deps); // first after health: its middleware refreshes plugin flags for the routes below
   registerTransferRoutes(app, { uploadLimit });
   registerWorkspaceRoutes(app, { createFromFile: workspaceFileCreator({ importRoots: deps.importRoots }) });
   registerElementRoutes(app);
+  registerFolderRoutes(app);
   registerRelationshipRoutes(app);
   registerViewRoutes(app);
   registerPropertyDefinitionRoutes(app);
   registerGraphRoutes(app, deps.graph);
   registerExploreRoutes(app, deps.graph);
-  registerDashboardRoutes(app, deps);
+  registerDashboardRoutes(app, { ...deps, log });
   app.doc31("/api/openapi.json", {
     openapi: "3.1.0",
     info: { title: "ArchiMate modeling service: model API", version: "1.0.0" },

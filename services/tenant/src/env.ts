@@ -1,3 +1,4 @@
+import { createLogger } from "@ams/shared";
 import { z } from "zod";
 
 /** The tenant's configuration, parsed once at start-up; a bad value stops the process with a clear message. */
@@ -5,7 +6,14 @@ export const TenantEnv = z.object({
   TENANT_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default("./data"),
-  TENANT_JWT_SECRET: z.string().min(32, "TENANT_JWT_SECRET must be at least 32 characters"),
+  /** Standalone and development: the shared secret a key pair is derived from. Split: the public keys below. */
+  TENANT_JWT_SECRET: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().min(32, "TENANT_JWT_SECRET must be at least 32 characters").optional(),
+  ),
+  /** Ed25519 public key (PEM key or certificate) of control's token key; the previous one during a rotation. */
+  TENANT_JWT_PUBLIC_KEY: z.string().optional(),
+  TENANT_JWT_PUBLIC_KEY_PREVIOUS: z.string().optional(),
   UPLOAD_LIMIT_MB: z.coerce.number().positive().default(50),
   JSON_BODY_LIMIT_KB: z.coerce.number().positive().default(1024),
   /** Where the icon-pack plugins live (default: the repository's plugins/ folder). */
@@ -46,7 +54,7 @@ export function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv 
   try {
     return readEnv(schema, env);
   } catch (err) {
-    console.error((err as Error).message);
+    createLogger({ service: "tenant" }).error((err as Error).message);
     process.exit(1);
   }
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestNeo4j, type TestNeo4j } from "../../graph-worker/test/support/neo4j.ts";
+import { startTestNeo4j, type TestNeo4j } from "../../../packages/graph/test/support/neo4j.ts";
 import { archimateDir } from "./support/samples.ts";
 import { type GraphTenant, graphTenant } from "./support/tenant-graph.ts";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { scopeLabel } from "@ams/model";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestNeo4j, type TestNeo4j } from "../../graph-worker/test/support/neo4j.ts";
+import { startTestNeo4j, type TestNeo4j } from "../../../packages/graph/test/support/neo4j.ts";
 import { archimateDir } from "./support/samples.ts";
 import { type GraphTenant, graphTenant } from "./support/tenant-graph.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestNeo4j, type TestNeo4j } from "../../graph-worker/test/support/neo4j.ts";
+import { startTestNeo4j, type TestNeo4j } from "../../../packages/graph/test/support/neo4j.ts";
 import { type TenantHarness, tenantHarness } from "./support/harness.ts";
 import { type GraphTenant, graphTenant } from "./support/tenant-graph.ts";
 

@@ -11,7 +11,7 @@
  * Determinism: the renderer asks for "Segoe UI, Helvetica, Arial, sans-serif", which fontconfig resolves to whatever
  * the machine happens to have (Liberation Sans here, DejaVu Sans on a bare CI image). Chromium therefore runs with its
  * own fontconfig file that knows only DejaVu Sans and DejaVu Sans Bold from fonts-dejavu-core (installed with chromium
- * by scripts/ensure-test-services.sh), so every family in the SVG falls back to the same two files everywhere.
+ * by scripts/setup-test-services.sh), so every family in the SVG falls back to the same two files everywhere.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -112,7 +112,7 @@ async function rasterize(svg: string, dir: string): Promise<PNG> {
 
 describe("picture test", () => {
   test("archisurance's largest view looks like the reference picture", { timeout: 120_000 }, async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: run scripts/ensure-test-services.sh`).toBe(true);
+    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: run ./pnpm setup-test-services`).toBe(true);
     for (const f of FONT_FILES)
       expect(existsSync(path.join(DEJAVU, f)), `${f} is missing: install fonts-dejavu-core`).toBe(true);
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { createPluginRegistry, loadPluginCatalog, loadPluginRegistry, type PluginRegistry } from "@ams/model";
+import { silentLogger } from "@ams/shared";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTenantApp, SERVICE_TOKEN_HEADER } from "../src/index.ts";
 import { type OrgFixture, type TenantHarness, tenantHarness } from "./support/harness.ts";
@@ -20,7 +21,7 @@ beforeAll(async () => {
   h = await tenantHarness();
   org = await h.organization();
   plugins = await loadPluginRegistry({ root: basicRoot, database: h.database });
-  app = createTenantApp({ database: h.database, tokens: h.tokens, plugins, log: () => {} });
+  app = createTenantApp({ database: h.database, tokens: h.tokens, plugins, log: silentLogger });
 });
 afterAll(() => h.close());
 
@@ -322,7 +323,7 @@ describe("several replicas", () => {
       ttlMs: 5000,
       now: () => clock,
     });
-    const other = createTenantApp({ database: h.database, tokens: h.tokens, plugins: replica, log: () => {} });
+    const other = createTenantApp({ database: h.database, tokens: h.tokens, plugins: replica, log: silentLogger });
     const icon = () => call(other, null, "GET", "/api/plugins/test-pack/icons/test-gear");
 
     expect((await icon()).status).toBe(404); // first request reads the flags: disabled
@@ -350,7 +351,7 @@ describe("several replicas", () => {
 
 describe("an app composed without plugins", () => {
   test("lists none and serves no icon", async () => {
-    const bare = createTenantApp({ database: h.database, tokens: h.tokens, log: () => {} });
+    const bare = createTenantApp({ database: h.database, tokens: h.tokens, log: silentLogger });
     expect((await call(bare, admin, "GET", "/api/platform/plugins")).body).toEqual([]);
     expect((await call(bare, user(), "GET", "/api/plugins")).body).toEqual([]);
     expect((await call(bare, null, "GET", "/api/plugins/test-pack/icons/test-gear")).status).toBe(404);

@@ -108,7 +108,7 @@ describe("import and export over HTTP", () => {
     expect((await org.viewer.post("/api/import", "<x/>", { "content-type": "application/xml" })).status).toBe(403);
   });
 
-  test("a view renders as SVG with one shape per node and one path per connection; png is refused", async () => {
+  test("a view renders as SVG with one shape per node and one path per connection; other formats than png are refused", async () => {
     await importXml(readSample("models/archi-tests/archisurance_archi-export.xml"));
     const views = (await org.viewer.get("/api/views")).body;
     const detail = (await org.viewer.get(`/api/views/${views[0].id}`)).body;
@@ -120,9 +120,12 @@ describe("import and export over HTTP", () => {
       nodes.reduce((n, x) => n + 1 + count(x.children as never), 0);
     expect(res.text.match(/class="shape/g)?.length).toBe(count(detail.nodes));
     expect(res.text.match(/class="connection"/g)?.length ?? 0).toBe(detail.connections.length);
-    const png = await org.viewer.get(`/api/views/${views[0].id}/image?format=png`);
-    expect(png.status).toBe(422);
-    expect(png.body.detail).toContain("browser");
+    const gif = await org.viewer.get(`/api/views/${views[0].id}/image?format=gif`);
+    expect(gif.status).toBe(422);
+    expect(gif.body.detail).toBe("format: 'gif' is not an image format of this service; use png or svg");
+    const svgScale = await org.viewer.get(`/api/views/${views[0].id}/image?format=svg&scale=2`);
+    expect(svgScale.status).toBe(422);
+    expect(svgScale.body.errors[0].path).toBe("scale");
   });
 
   test("the ZIP export holds the XML and one SVG per view", async () => {
@@ -171,6 +174,27 @@ describe("import and export over HTTP", () => {
     const refusedPath = await org.owner.post("/api/workspaces", { name: "x", path: "/etc/passwd" });
     expect(refusedPath.status).toBe(422);
     expect(refusedPath.body.errors[0].path).toBe("path");
+  });
+
+  test("a workspace from a refused file is not created at all", async () => {
+    const before = (await org.viewer.get("/api/workspaces")).body.length;
+    const form = new FormData();
+    form.set("name", "Broken");
+    form.set("file", new Blob(["<model><elements><element"]), "broken.xml");
+    const res = await h.app.request("/api/workspaces", {
+      method: "POST",
+      body: form,
+      headers: {
+        "x-ams-service-token": await h.tokens.sign(
+          { ...org.owner.caller, username: "o", platformAdmin: false, apiTokenId: null },
+          "tenant",
+        ),
+      },
+    });
+    expect(res.status).toBe(422);
+    const after = (await org.viewer.get("/api/workspaces")).body;
+    expect(after).toHaveLength(before);
+    expect(after.map((w: { name: string }) => w.name)).not.toContain("Broken");
   });
 });
 

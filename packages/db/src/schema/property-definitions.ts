@@ -12,6 +12,8 @@ export const propertyDefinitions = pgTable(
     name: text("name").notNull(),
     type: text("type").notNull().default("string"),
     isSystem: boolean("is_system").notNull().default(false),
+    /** The values an enumeration allows, in order; null for the other types (and an enumeration left open). */
+    allowedValues: text("allowed_values").array(),
     i18n: jsonb("i18n").$type<I18n>(),
   },
   (t) => [

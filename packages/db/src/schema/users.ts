@@ -15,6 +15,10 @@ export const users = pgTable("users", {
   displayUsername: text("display_username"),
   role: text("role").notNull().default("user"),
   mustChangePassword: boolean("must_change_password").notNull().default(false),
+  /** better-auth admin plugin: a banned user cannot sign in in the session profile. */
+  banned: boolean("banned").notNull().default(false),
+  banReason: text("ban_reason"),
+  banExpires: timestamp("ban_expires", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

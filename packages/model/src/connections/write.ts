@@ -2,7 +2,7 @@ import type { Database, DbOrTx } from "@ams/db";
 import { invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { deleteDanglingConnections } from "../cascade.ts";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
 import { newId } from "../ids.ts";
 import { getRelationshipRow } from "../relationships/internal.ts";
@@ -21,13 +21,7 @@ async function endpointConcept(database: Database, tx: DbOrTx, ws: string, viewI
   return row.concept;
 }
 
-export async function createConnection({
-  ctx,
-  input,
-}: {
-  ctx: RequestContext;
-  input: CreateConnectionInput & { view_id: string };
-}) {
+export async function createConnection({ ctx, input }: Verb<CreateConnectionInput & { view_id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
@@ -64,13 +58,7 @@ export async function createConnection({
   });
 }
 
-export async function updateConnection({
-  ctx,
-  input,
-}: {
-  ctx: RequestContext;
-  input: UpdateConnectionInput & { view_id: string; id: string };
-}) {
+export async function updateConnection({ ctx, input }: Verb<UpdateConnectionInput & { view_id: string; id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
@@ -87,13 +75,7 @@ export async function updateConnection({
 }
 
 /** Deletes the connection and any connection attached to it. */
-export async function deleteConnection({
-  ctx,
-  input,
-}: {
-  ctx: RequestContext;
-  input: { view_id: string; id: string };
-}) {
+export async function deleteConnection({ ctx, input }: Verb<{ view_id: string; id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

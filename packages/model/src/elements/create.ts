@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { newId } from "../ids.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
 import { assertIdentifierFree, type ElementRow, parseElementType, toElement } from "./internal.ts";
 import type { CreateElementInput } from "./schemas.ts";
 
-export async function createElement({ ctx, input }: { ctx: RequestContext; input: CreateElementInput }) {
+export async function createElement({ ctx, input }: Verb<CreateElementInput>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const type = parseElementType(input.type);

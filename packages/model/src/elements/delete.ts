@@ -1,11 +1,11 @@
 import { notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { deleteAttachedRelationships, deleteDanglingConnections, deleteFolderItems } from "../cascade.ts";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { deleteProperties } from "../properties/values.ts";
 
 /** Deletes the element, its relationships (and those attached to them), its view nodes and their connections. */
-export async function deleteElement({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function deleteElement({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

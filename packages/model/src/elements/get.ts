@@ -1,10 +1,10 @@
 import { notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { ownPropertiesLateral, propsFromJson } from "../properties/values.ts";
 import { type ElementRow, getElementRow, toElement } from "./internal.ts";
 
-export async function getElement({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function getElement({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const [row] = await ctx.database.rows<ElementRow & { props: [string, string, string][] | null }>(
@@ -17,7 +17,7 @@ export async function getElement({ ctx, input }: { ctx: RequestContext; input: {
 }
 
 /** Views that show the element in at least one node. */
-export async function getElementViews({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function getElementViews({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getElementRow(ctx.database, ws, input.id);

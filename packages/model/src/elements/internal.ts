@@ -16,11 +16,7 @@ export const toElement = (row: ElementRow, properties: Properties = {}): Element
 
 export function parseElementType(input: string, path = "type"): ElementType {
   const type = resolveElementType(input);
-  if (!type)
-    throw invalid(
-      path,
-      `'${input}' is not an ArchiMate 3.1 element type (see GET /api/elements/types for those in use)`,
-    );
+  if (!type) throw invalid(path, `'${input}' is not an ArchiMate 3.1 element type`, "elementTypes");
   return type;
 }
 

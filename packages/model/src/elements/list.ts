@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { propertiesJoin, propsFromJson } from "../properties/values.ts";
 import { type ElementRow, parseElementType, toElement } from "./internal.ts";
 import type { ListElementsQuery } from "./schemas.ts";
 
-export async function listElements({ ctx, input }: { ctx: RequestContext; input: ListElementsQuery }) {
+export async function listElements({ ctx, input }: Verb<ListElementsQuery>) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const type = input.type ? parseElementType(input.type) : null;
@@ -20,7 +20,7 @@ export async function listElements({ ctx, input }: { ctx: RequestContext; input:
   return rows.map((r) => toElement(r, propsFromJson(r.props)));
 }
 
-export async function listElementTypes({ ctx }: { ctx: RequestContext }) {
+export async function listElementTypes({ ctx }: Verb) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const rows = await ctx.database.rows<{ type: string }>(

@@ -1,19 +1,13 @@
 import { AppError } from "@ams/shared";
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
 import { assertRelationshipsStillValid } from "../relationships/internal.ts";
 import { clearI18n } from "../sql.ts";
 import { type ElementRow, getElementRow, parseElementType, toElement } from "./internal.ts";
 import type { UpdateElementInput } from "./schemas.ts";
 
-export async function updateElement({
-  ctx,
-  input,
-}: {
-  ctx: RequestContext;
-  input: UpdateElementInput & { id: string };
-}) {
+export async function updateElement({ ctx, input }: Verb<UpdateElementInput & { id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const type = input.type !== undefined ? parseElementType(input.type) : undefined;

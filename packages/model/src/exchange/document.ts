@@ -25,7 +25,8 @@ export type RelationshipRow = Omit<typeof relationships.$inferSelect, "workspace
 export type ViewRow = Omit<typeof views.$inferSelect, "workspaceId">;
 export type ViewNodeRow = Omit<typeof viewNodes.$inferSelect, "workspaceId">;
 export type ConnectionRow = Omit<typeof connections.$inferSelect, "workspaceId">;
-export type PropertyDefinitionRow = Omit<typeof propertyDefinitions.$inferSelect, "workspaceId">;
+/** The exchange format has no enumeration type: allowed values are not part of an exchanged model. */
+export type PropertyDefinitionRow = Omit<typeof propertyDefinitions.$inferSelect, "workspaceId" | "allowedValues">;
 export type PropertyValueRow = Omit<typeof propertyValues.$inferSelect, "workspaceId">;
 export type FolderRow = Omit<typeof folders.$inferSelect, "workspaceId">;
 

@@ -77,7 +77,7 @@ export type ParseContext = {
 };
 
 export function refused(errors: FieldError[]): AppError {
-  const first = errors[0];
+  const first = errors[0] ?? { path: "(file)", message: "refused" };
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
   return new AppError("VALIDATION", `The exchange file was refused: ${first.path}: ${first.message}${more}`, {
     errors,
@@ -106,7 +106,7 @@ export function lineOf(ctx: ParseContext, node: XmlNode): string {
   let hi = nl.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (nl[mid] < node.pos) lo = mid + 1;
+    if ((nl[mid] ?? Number.POSITIVE_INFINITY) < node.pos) lo = mid + 1;
     else hi = mid;
   }
   return `line ${lo + 1}`;
@@ -164,8 +164,7 @@ export function readLang(ctx: ParseContext, children: XmlNode[] | null, tag: str
       : tag === ctx.tag.value
         ? TEXT_LIMITS.propertyValue
         : TEXT_LIMITS.name;
-  for (let k = 0; k < children.length; k++) {
-    const c = children[k];
+  for (const c of children) {
     if (c.name !== tag) continue;
     if (c.text.length > max) {
       const local = tag.slice(tag.indexOf(":") + 1);
@@ -194,7 +193,7 @@ export function withLangs(i18n: I18n | null, key: keyof I18n, langs: LangString[
 
 export function child(children: XmlNode[] | null, tag: string): XmlNode | null {
   if (children === null) return null;
-  for (let k = 0; k < children.length; k++) if (children[k].name === tag) return children[k];
+  for (const c of children) if (c.name === tag) return c;
   return null;
 }
 

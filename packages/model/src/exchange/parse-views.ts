@@ -61,6 +61,7 @@ export function readView(ctx: ParseContext, v: XmlNode): void {
   for (const c of children) if (c.name === T.connection) readConnection(ctx, c, scope, connections.length - first);
   for (let k = first; k < connections.length; k++) {
     const c = connections[k];
+    if (c === undefined) continue;
     if (c.sourceId !== "" && !inView(ctx, scope, c.sourceId)) danglingEnd(ctx, c.id, c.sourceId, id);
     if (c.targetId !== "" && !inView(ctx, scope, c.targetId)) danglingEnd(ctx, c.id, c.targetId, id);
   }

@@ -89,20 +89,28 @@ function openModel(src: string, root: XmlNode, opts: ParseOptions): ParseContext
   const namespaces = new Map<string, string>();
   for (let k = 0; k < root.attrs.length; k += 2) {
     const name = root.attrs[k];
-    if (name === "xmlns") namespaces.set("", root.attrs[k + 1]);
-    else if (name.startsWith("xmlns:")) namespaces.set(name.slice(6), root.attrs[k + 1]);
+    const value = root.attrs[k + 1];
+    if (name === undefined || value === undefined) continue;
+    if (name === "xmlns") namespaces.set("", value);
+    else if (name.startsWith("xmlns:")) namespaces.set(name.slice(6), value);
   }
   const colon = root.name.indexOf(":");
   const prefix = colon === -1 ? "" : root.name.slice(0, colon);
   const local = colon === -1 ? root.name : root.name.slice(colon + 1);
   const ns = namespaces.get(prefix);
-  const where = [{ path: "line " + lineAt(src, root.pos), message: "" }];
+  const at = { path: "line " + lineAt(src, root.pos), message: "" };
+  const where = [at];
   if (ns !== undefined && ARCHIMATE_2_NS.has(ns)) {
-    where[0].message = `ArchiMate 2.1 exchange files (namespace ${ns}) are not supported: export the model in the ArchiMate 3.1 exchange format`;
+    at.message = `ArchiMate 2.1 exchange files (namespace ${ns}) are not supported: export the model in the ArchiMate 3.1 exchange format`;
     throw refused(where);
   }
   if (local !== "model" || ns !== ARCHIMATE_NS) {
-    where[0].message = `not an ArchiMate 3.x exchange file: the root element must be <model> in namespace ${ARCHIMATE_NS} (found <${root.name}>${ns ? ` in ${ns}` : ""})`;
+    const found = ns
+      ? `<${root.name}> in namespace ${ns}`
+      : prefix
+        ? `<${root.name}> whose prefix '${prefix}' is not declared`
+        : `<${root.name}> without a namespace (xmlns is missing)`;
+    at.message = `not an ArchiMate 3.x exchange file: the root element must be <model> in namespace ${ARCHIMATE_NS}; found ${found}`;
     throw refused(where);
   }
   let xsiPrefix = "xsi";

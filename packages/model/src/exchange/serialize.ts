@@ -169,7 +169,10 @@ function writeOrganizations(out: string[], chunks: string[], doc: ModelDocument)
   const missing = new Set<string>();
   for (const f of doc.folders) if (f.refId !== null) missing.add(f.refId);
   const scan = [doc.elements, doc.relationships, doc.views, doc.propertyDefinitions, doc.nodes, doc.connections];
-  for (let k = 0; k < scan.length && missing.size > 0; k++) for (const row of scan[k]) missing.delete(row.id);
+  for (const rows of scan) {
+    if (missing.size === 0) break;
+    for (const row of rows) missing.delete(row.id);
+  }
   for (const f of doc.folders) if (f.identifier !== null) missing.delete(f.identifier);
   if (doc.model.identifier) missing.delete(doc.model.identifier);
   const byParent = groupBy(doc.folders, (f) => f.parentId);

@@ -140,9 +140,9 @@ function readDocument(src: string, opts: ReadOptions): XmlNode {
       if (cur.name !== name) throw new XmlSyntaxError(i, `end tag </${name}> does not match <${cur.name}>`);
       const closed = cur;
       stack.pop();
-      cur = stack.length > 0 ? stack[stack.length - 1] : null;
-      if (onClose !== undefined && (stack.length === 2 || stack.length === 3) && onClose(closed, cur!))
-        cur!.children!.pop();
+      cur = stack.at(-1) ?? null;
+      if (cur !== null && onClose !== undefined && (stack.length === 2 || stack.length === 3) && onClose(closed, cur))
+        cur.children?.pop();
       i = j + 1;
     } else if (c1 === 33 /* ! */) {
       if (src.startsWith("<!--", i)) {

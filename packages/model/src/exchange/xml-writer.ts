@@ -52,7 +52,7 @@ export function spill(out: string[], chunks: string[]): void {
 const INDENTS: string[] = [];
 export function indent(level: number): string {
   for (let k = INDENTS.length; k <= level; k++) INDENTS.push(`\n${"  ".repeat(k)}`);
-  return INDENTS[level];
+  return INDENTS[level] ?? `\n${"  ".repeat(level)}`;
 }
 
 // xml:lang is an xs:language: an invalid tag would fail validation, so it is repaired ("en_US") or left out.
@@ -85,9 +85,9 @@ export function writeLangs(
   presence: Presence,
 ): void {
   if (langs !== undefined && langs.length > 0) {
-    for (let k = 0; k < langs.length; k++) {
-      const value = k === 0 && plain != null ? plain : langs[k].value;
-      out.push(ind, "<", tag, langAttr(langs[k].lang), ">", escapeText(value), "</", tag, ">");
+    for (const [k, lang] of langs.entries()) {
+      const value = k === 0 && plain != null ? plain : lang.value;
+      out.push(ind, "<", tag, langAttr(lang.lang), ">", escapeText(value), "</", tag, ">");
     }
     return;
   }
@@ -102,7 +102,7 @@ export function writeLangs(
 /** Rows sorted by ord (ties by id, so the output never depends on the order rows were read in). */
 export function inOrder<T extends { ord: number; id?: string | number }>(rows: T[]): T[] {
   let sorted = true;
-  for (let k = 1; k < rows.length && sorted; k++) if (rows[k - 1].ord >= rows[k].ord) sorted = false;
+  for (let k = 1; k < rows.length && sorted; k++) if ((rows[k - 1]?.ord ?? 0) >= (rows[k]?.ord ?? 0)) sorted = false;
   if (sorted) return rows;
   return rows.slice().sort((a, b) => a.ord - b.ord || (String(a.id) < String(b.id) ? -1 : 1));
 }

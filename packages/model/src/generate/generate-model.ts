@@ -52,7 +52,7 @@ export function generateModel(opts: GenerateOptions): ModelDocument {
   const perView = opts.nodesPerView ?? 20;
   const elements: ModelDocument["elements"] = [];
   for (let i = 0; i < n; i++) {
-    const type = TYPES[i % TYPES.length]! as ElementType;
+    const type = (TYPES[i % TYPES.length] ?? "BusinessActor") as ElementType;
     elements.push({
       id: `e-${i}`,
       ord: i,
@@ -71,7 +71,10 @@ export function generateModel(opts: GenerateOptions): ModelDocument {
     // Mostly local links (like a real landscape), some far ones.
     const t = rnd() < 0.8 ? (s + 1 + Math.floor(rnd() * 40)) % n : Math.floor(rnd() * n);
     if (s === t) continue;
-    const allowed = allowedRelationships(elements[s]!.type as ElementType, elements[t]!.type as ElementType);
+    const source = elements[s];
+    const target = elements[t];
+    if (!source || !target) continue;
+    const allowed = allowedRelationships(source.type as ElementType, target.type as ElementType);
     const type = PREFERENCE.find((p) => allowed.includes(p) && rnd() < 0.7) ?? allowed[0];
     if (!type) continue;
     const i = relationships.length;
@@ -124,7 +127,8 @@ export function generateModel(opts: GenerateOptions): ModelDocument {
     let c = 0;
     for (const [e, nodeId] of nodeOf) {
       for (const ri of bySource.get(e) ?? []) {
-        const rel = relationships[ri]!;
+        const rel = relationships[ri];
+        if (!rel) continue;
         const targetNode = nodeOf.get(Number(rel.targetId.slice(2)));
         if (!targetNode) continue;
         connections.push({
@@ -160,7 +164,7 @@ export function generateModel(opts: GenerateOptions): ModelDocument {
       let ord = 0;
       prop(ord++, "pd-owner", `Team ${i % 37}`);
       if (i % 3 === 0) prop(ord++, "pd-cost", String((i * 7919) % 100_000));
-      if (i % 5 === 0) prop(ord++, "pd-lifecycle", LIFECYCLE[i % LIFECYCLE.length]!);
+      if (i % 5 === 0) prop(ord++, "pd-lifecycle", LIFECYCLE[i % LIFECYCLE.length] ?? "Active");
     }
   }
   return {

@@ -1,7 +1,8 @@
 import type { Driver } from "neo4j-driver";
 
 /** A request to rebuild one workspace's graph; the job row in graph_jobs carries its state. */
-export type GraphJob = { jobId: string; workspaceId: string };
+/** A rebuild job; requestId is the id of the request that asked for it, carried into the worker's log lines. */
+export type GraphJob = { jobId: string; workspaceId: string; requestId?: string };
 
 /** What a job handler tells the queue: done (ack), never again (term), or try later (redeliver). */
 export type JobOutcome = { kind: "ack" } | { kind: "term" } | { kind: "retry"; delayMs: number };

@@ -111,10 +111,9 @@ async function currentSlot(tx: ManagedTransaction | Transaction, workspaceId: st
   if (cached && Date.now() - cached.at < SLOT_TTL_MS) return cached.slot;
   const meta = await readGraphMeta(tx, workspaceId);
   if (!meta)
-    throw new AppError(
-      "CONFLICT",
-      "The graph of this workspace has not been built yet: rebuild it with POST /api/export/neo4j",
-    );
+    throw new AppError("CONFLICT", "The graph of this workspace has not been built yet: rebuild it", {
+      see: "graphRebuild",
+    });
   if (slots.size > 10_000) slots.clear();
   slots.set(workspaceId, { slot: meta.slot, at: Date.now() });
   return meta.slot;
@@ -184,7 +183,7 @@ function mapNeo4jError(err: unknown, scope: string, timeout: number): unknown {
     return new AppError("VALIDATION", `query: ${detail}`, { errors: [{ path: "query", message: detail }] });
   }
   if (code.startsWith("Neo.ClientError")) {
-    const first = message.split("\n")[0]!.slice(0, 500);
+    const first = (message.split("\n")[0] ?? "").slice(0, 500);
     return new AppError("VALIDATION", `query: ${first}`, { errors: [{ path: "query", message: first }] });
   }
   return err;

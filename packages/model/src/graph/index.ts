@@ -7,3 +7,4 @@ export * from "./labels.ts";
 export * from "./plan-check.ts";
 export * from "./rebuild.ts";
 export * from "./results.ts";
+export * from "./schemas.ts";

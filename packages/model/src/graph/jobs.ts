@@ -107,3 +107,12 @@ export function toJobView(row: GraphJobRow) {
     status_url: `/api/export/neo4j/jobs/${row.id}`,
   };
 }
+
+/** Rebuild jobs waiting to run and the age of the oldest (seconds, 0 when none): the queue lag metric. */
+export async function queuedJobStats(database: Database): Promise<{ queued: number; oldestSeconds: number }> {
+  const [row] = await database.rows<{ queued: number; oldest: number | null }>(
+    sql`select count(*)::int as queued, extract(epoch from now() - min(created_at))::float8 as oldest
+        from graph_jobs where state = 'queued'`,
+  );
+  return { queued: row?.queued ?? 0, oldestSeconds: Math.max(0, row?.oldest ?? 0) };
+}

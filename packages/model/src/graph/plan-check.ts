@@ -55,8 +55,8 @@ function checkLeaf(op: string, details: string, filters: string[], scope: string
   }
   if (/Relationship/.test(op)) {
     const m = /^\(([^)]*)\)<?-\[.*\]->?\(([^)]*)\)/.exec(details);
-    if (!m) reject(`the plan has an unrecognized ${op}`);
-    const ends = [m[1]!, m[2]!];
+    const [, source, target] = m ?? reject(`the plan has an unrecognized ${op}`);
+    const ends = [source ?? "", target ?? ""];
     const ok = ends.every((v) => filters.some((f) => f.includes(v) && f.includes(`:${scope}`)));
     if (!ok) reject(`the plan reads relationships (${op}) without checking the workspace label`);
     return;

@@ -15,7 +15,7 @@ export async function requestRebuild({ ctx, graph }: Verb & { graph: GraphDeps }
   const ws = requireWorkspace(ctx);
   const job = await insertJob(ctx.database, ws, ctx.userId);
   try {
-    await graph.queue.enqueue({ jobId: job.id, workspaceId: ws });
+    await graph.queue.enqueue({ jobId: job.id, workspaceId: ws, requestId: ctx.requestId });
   } catch (err) {
     const message = `the job queue is unavailable: ${(err as Error).message}`;
     await finishJob(ctx.database, job.id, { state: "failed", error: message });

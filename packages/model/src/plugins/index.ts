@@ -3,4 +3,5 @@ export * from "./load-catalog.ts";
 export * from "./manifest.ts";
 export * from "./registry.ts";
 export * from "./resolve-icon.ts";
+export * from "./schemas.ts";
 export * from "./verbs.ts";

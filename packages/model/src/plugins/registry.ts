@@ -1,4 +1,5 @@
 import { type Database, pluginStates } from "@ams/db";
+import { createLogger, type Logger } from "@ams/shared";
 import type { PluginCatalog } from "./catalog.ts";
 import { emptyCatalog } from "./catalog.ts";
 import { type LoadPluginsOptions, loadPluginCatalog } from "./load-catalog.ts";
@@ -13,7 +14,7 @@ export type PluginRegistryOptions = {
    */
   ttlMs?: number;
   now?: () => number;
-  log?: (err: unknown) => void;
+  log?: Logger;
 };
 
 /**
@@ -41,7 +42,7 @@ export function createPluginRegistry(opts: PluginRegistryOptions): PluginRegistr
   const { catalog, database } = opts;
   const ttlMs = opts.ttlMs ?? 5000;
   const now = opts.now ?? Date.now;
-  const log = opts.log ?? ((err: unknown) => console.error("plugin flags could not be read:", err));
+  const log = opts.log ?? createLogger({ service: "tenant" });
 
   let enabled = new Set<string>();
   let loadedAt = Number.NEGATIVE_INFINITY;
@@ -62,7 +63,7 @@ export function createPluginRegistry(opts: PluginRegistryOptions): PluginRegistr
     } catch (err) {
       // Keep serving the last known flags; try again after another TTL instead of on every request.
       loadedAt = at;
-      log(err);
+      log.error("plugin flags could not be read", { err });
     }
   }
 

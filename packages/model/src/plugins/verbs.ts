@@ -3,36 +3,10 @@ import type { RequestContext } from "../context.ts";
 import type { PackIcon, Plugin } from "./catalog.ts";
 import type { PluginRegistry } from "./registry.ts";
 import { publicIconUrl } from "./resolve-icon.ts";
+import type { PluginDetail, PluginSummary, PublicPlugin } from "./schemas.ts";
 
 /** Plugin verbs take the registry beside the caller: plugins are process state, not workspace data. */
 type PluginVerb<I = undefined> = { ctx: RequestContext; plugins: PluginRegistry; input: I };
-
-export type PluginSummary = {
-  id: string;
-  slug: string;
-  name: string;
-  version: string;
-  description: string;
-  type: string;
-  icon_count: number;
-  enabled: boolean;
-  /** The type is not one this service knows: listed, never served. */
-  placeholder: boolean;
-};
-
-export type PluginDetail = PluginSummary & {
-  source: { package: string; version: string; license: string } | null;
-  icons: { slug: string; name: string; file: string; url: string }[];
-};
-
-export type PublicPlugin = {
-  id: string;
-  slug: string;
-  name: string;
-  version: string;
-  description: string;
-  icons: { slug: string; name: string; url: string }[];
-};
 
 /** Platform routes are metadata administration: the `platform_admin` realm role only, no membership involved. */
 export function requirePlatformAdmin(ctx: RequestContext): void {

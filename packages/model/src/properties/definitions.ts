@@ -1,14 +1,21 @@
 import type { Database, DbOrTx } from "@ams/db";
 import { sql } from "drizzle-orm";
 
-export type DefinitionInfo = { id: string; name: string; type: string; isSystem: boolean };
+export type DefinitionInfo = {
+  id: string;
+  name: string;
+  type: string;
+  isSystem: boolean;
+  /** The values an enumeration allows; null for other types (and for an enumeration defined without a list). */
+  allowedValues: string[] | null;
+};
 
 export const SYSTEM_ICON_PACK = "Service Plugin IconPack";
 export const SYSTEM_ICON_PACK_ID = "propdef-service-plugin-iconpack";
 
 export async function loadDefinitions(database: Database, workspaceId: string, on?: DbOrTx) {
   return database.rows<DefinitionInfo>(
-    sql`select id, name, type, is_system as "isSystem" from property_definitions
+    sql`select id, name, type, is_system as "isSystem", allowed_values as "allowedValues" from property_definitions
         where workspace_id = ${workspaceId} order by ord`,
     on,
   );

@@ -1,5 +1,5 @@
 import type { Database, DbOrTx } from "@ams/db";
-import { AppError, type FieldError } from "@ams/shared";
+import { AppError, capList, type FieldError } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import type { Properties, PropertiesInput } from "../schemas.ts";
 import { idList } from "../sql.ts";
@@ -30,6 +30,19 @@ function storedValue(def: DefinitionInfo, value: string | number | boolean): str
     case "date": {
       if (typeof value !== "string" || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) {
         throw new Error(`must be an ISO 8601 date such as 2024-05-31 (definition '${def.name}' has type date)`);
+      }
+      return value;
+    }
+    case "enumeration": {
+      const allowed = def.allowedValues;
+      if (typeof value !== "string" || (allowed && !allowed.includes(value))) {
+        const list = allowed
+          ? capList(
+              allowed.map((v) => `'${v}'`),
+              50,
+            )
+          : "a string";
+        throw new Error(`must be one of ${list} (definition '${def.name}' is an enumeration)`);
       }
       return value;
     }
@@ -86,7 +99,11 @@ export async function writeProperties(
     }
   }
   if (errors.length > 0) {
-    throw new AppError("VALIDATION", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+    const unknownKey = errors.some((e) => e.message.startsWith("no property definition"));
+    throw new AppError("VALIDATION", errors.map((e) => `${e.path}: ${e.message}`).join("; "), {
+      errors,
+      ...(unknownKey ? { see: "propertyDefinitions" as const } : {}),
+    });
   }
   const current = replace
     ? []

@@ -1,25 +1,65 @@
-import { AppError, notFound } from "@ams/shared";
+import { AppError, invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
 import { newId } from "../ids.ts";
 import { Identifier } from "../schemas.ts";
 
 export const PropertyTypes = ["string", "boolean", "date", "number", "enumeration"] as const;
+/** At most this many allowed values per enumeration, each at most 1,000 characters. */
+export const MAX_ALLOWED_VALUES = 1000;
+const AllowedValues = z
+  .array(z.string().min(1).max(1000))
+  .min(1)
+  .max(MAX_ALLOWED_VALUES)
+  .describe("The values an enumeration allows, in the order offered (required with type enumeration, only with it)");
 export const CreatePropertyDefinitionInput = z.strictObject({
   id: Identifier.optional(),
   name: z.string().min(1).max(1000).describe("Property name, unique in the workspace"),
   type: z.enum(PropertyTypes).optional().describe("Value type (default string)"),
+  allowed_values: AllowedValues.optional(),
 });
 export type CreatePropertyDefinitionInput = z.infer<typeof CreatePropertyDefinitionInput>;
 export const UpdatePropertyDefinitionInput = CreatePropertyDefinitionInput.omit({ id: true }).partial();
 export type UpdatePropertyDefinitionInput = z.infer<typeof UpdatePropertyDefinitionInput>;
 
-type DefinitionRow = { id: string; name: string; type: string; is_system: boolean };
-const columns = sql`id, name, type, is_system`;
+/** A property definition as every surface returns it. */
+export const PropertyDefinition = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  is_system: z.boolean().describe("System definitions cannot be changed or deleted"),
+  allowed_values: z
+    .array(z.string())
+    .nullable()
+    .describe("The values an enumeration allows; null for the other types (and an enumeration without a list)"),
+});
+export type PropertyDefinition = z.infer<typeof PropertyDefinition>;
 
-export async function listPropertyDefinitions({ ctx }: { ctx: RequestContext }) {
+type DefinitionRow = PropertyDefinition;
+const columns = sql`id, name, type, is_system, allowed_values`;
+
+/**
+ * The allowed values a definition of this type keeps: the list given (checked), the current one when the type stays
+ * an enumeration, none for the other types.
+ */
+function allowedValuesFor(type: string, given: string[] | undefined, current: string[] | null): string[] | null {
+  if (type !== "enumeration") {
+    if (given) throw invalid("allowed_values", `only an enumeration has allowed values (the type is ${type})`);
+    return null;
+  }
+  const list = given ?? current;
+  if (!list) throw invalid("allowed_values", 'an enumeration needs its list of allowed values, e.g. ["Plan", "Run"]');
+  const seen = new Set<string>();
+  for (const v of list) {
+    if (seen.has(v)) throw invalid("allowed_values", `'${v}' is listed twice`);
+    seen.add(v);
+  }
+  return list;
+}
+
+export async function listPropertyDefinitions({ ctx }: Verb) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   return ctx.database.rows<DefinitionRow>(
@@ -41,7 +81,7 @@ async function getRow(
   return row;
 }
 
-export async function getPropertyDefinition({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function getPropertyDefinition({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:read");
   return getRow(ctx, requireWorkspace(ctx), input.id);
 }
@@ -61,23 +101,19 @@ async function assertNameFree(
   if (dup) throw new AppError("CONFLICT", `A property definition named '${name}' already exists`);
 }
 
-export async function createPropertyDefinition({
-  ctx,
-  input,
-}: {
-  ctx: RequestContext;
-  input: CreatePropertyDefinitionInput;
-}) {
+export async function createPropertyDefinition({ ctx, input }: Verb<CreatePropertyDefinitionInput>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   return ctx.database.db.transaction(async (tx) => {
+    const type = input.type ?? "string";
+    const allowed = allowedValuesFor(type, input.allowed_values, null);
     await assertNameFree(ctx, tx, ws, input.name);
     const id = input.id ?? newId();
     if (input.id) await assertIdentifierFree(ctx.database, tx, ws, id);
     const [row] = await ctx.database.rows<DefinitionRow>(
-      sql`insert into property_definitions (workspace_id, id, ord, name, type)
+      sql`insert into property_definitions (workspace_id, id, ord, name, type, allowed_values)
           values (${ws}, ${id}, coalesce((select max(ord) + 1 from property_definitions where workspace_id = ${ws}), 0),
-            ${input.name}, ${input.type ?? "string"})
+            ${input.name}, ${type}, ${textArray(allowed)})
           returning ${columns}`,
       tx,
     );
@@ -91,22 +127,19 @@ function refuseSystem(row: DefinitionRow, verb: string) {
 }
 
 /** Changing the type re-checks every stored value against it, so no value is left that does not fit. */
-export async function updatePropertyDefinition({
-  ctx,
-  input,
-}: {
-  ctx: RequestContext;
-  input: UpdatePropertyDefinitionInput & { id: string };
-}) {
+export async function updatePropertyDefinition({ ctx, input }: Verb<UpdatePropertyDefinitionInput & { id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   return ctx.database.db.transaction(async (tx) => {
     const cur = await getRow(ctx, ws, input.id, tx);
     refuseSystem(cur, "changed");
+    const type = input.type ?? cur.type;
+    const allowed = allowedValuesFor(type, input.allowed_values, cur.allowed_values);
     if (input.name && input.name !== cur.name) await assertNameFree(ctx, tx, ws, input.name, cur.id);
-    if (input.type && input.type !== cur.type) await assertValuesFit(ctx, tx, ws, cur.id, input.type);
+    if (type !== cur.type || input.allowed_values) await assertValuesFit(ctx, tx, ws, cur.id, type, allowed);
     const [row] = await ctx.database.rows<DefinitionRow>(
-      sql`update property_definitions set name = ${input.name ?? cur.name}, type = ${input.type ?? cur.type},
+      sql`update property_definitions set name = ${input.name ?? cur.name}, type = ${type},
+            allowed_values = ${textArray(allowed)},
             i18n = ${input.name ? sql`nullif(coalesce(i18n, '{}'::jsonb) - 'name', '{}'::jsonb)` : sql`i18n`}
           where workspace_id = ${ws} and id = ${input.id} returning ${columns}`,
       tx,
@@ -121,19 +154,25 @@ async function assertValuesFit(
   ws: string,
   id: string,
   type: string,
+  allowed: string[] | null,
 ) {
   const check =
-    type === "number"
-      ? sql`value !~ '^\\s*-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?\\s*$'`
-      : type === "boolean"
-        ? sql`value not in ('true', 'false')`
-        : type === "date"
-          ? sql`value !~ '^\\d{4}-\\d{2}-\\d{2}'`
-          : sql`false`;
+    type === "enumeration" && allowed
+      ? sql`not (value = any(${textArray(allowed)}))`
+      : type === "number"
+        ? sql`value !~ '^\\s*-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?\\s*$'`
+        : type === "boolean"
+          ? sql`value not in ('true', 'false')`
+          : type === "date"
+            ? sql`value !~ '^\\d{4}-\\d{2}-\\d{2}'`
+            : sql`false`;
   const [bad] = await ctx.database.rows<{ value: string }>(
     sql`select value from property_values where workspace_id = ${ws} and definition_id = ${id} and ${check} limit 1`,
     tx,
   );
+  if (bad && type === "enumeration") {
+    throw invalid("allowed_values", `the stored value '${bad.value}' is not in the list; change or remove it first`);
+  }
   if (bad)
     throw new AppError("VALIDATION", `type: existing value '${bad.value}' is not a valid ${type}`, {
       errors: [{ path: "type", message: `existing value '${bad.value}' is not a valid ${type}` }],
@@ -141,7 +180,7 @@ async function assertValuesFit(
 }
 
 /** Deleting a definition removes its values on every object (foreign-key cascade). */
-export async function deletePropertyDefinition({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function deletePropertyDefinition({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   await ctx.database.db.transaction(async (tx) => {
@@ -149,4 +188,11 @@ export async function deletePropertyDefinition({ ctx, input }: { ctx: RequestCon
     refuseSystem(cur, "deleted");
     await ctx.database.rows(sql`delete from property_definitions where workspace_id = ${ws} and id = ${input.id}`, tx);
   });
+}
+
+/** A text[] parameter: the JSON array cast in SQL, so both drivers (postgres.js and PGlite) pass it the same way. */
+function textArray(values: string[] | null) {
+  return values === null
+    ? sql`null::text[]`
+    : sql`array(select json_array_elements_text(${JSON.stringify(values)}::json))`;
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
 import { newId } from "../ids.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
@@ -14,7 +14,7 @@ import {
 } from "./internal.ts";
 import type { CreateRelationshipInput } from "./schemas.ts";
 
-export async function createRelationship({ ctx, input }: { ctx: RequestContext; input: CreateRelationshipInput }) {
+export async function createRelationship({ ctx, input }: Verb<CreateRelationshipInput>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const type = parseRelationshipType(input.type);

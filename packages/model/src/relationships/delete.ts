@@ -1,11 +1,11 @@
 import { notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { deleteAttachedRelationships, deleteDanglingConnections, deleteFolderItems } from "../cascade.ts";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { deleteProperties } from "../properties/values.ts";
 
 /** Deletes the relationship, relationships attached to it, and the connections that drew them. */
-export async function deleteRelationship({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function deleteRelationship({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

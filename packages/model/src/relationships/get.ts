@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { readProperties } from "../properties/values.ts";
 import { getRelationshipRow, toRelationship } from "./internal.ts";
 
-export async function getRelationship({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function getRelationship({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const [row, props] = await Promise.all([
@@ -14,7 +14,7 @@ export async function getRelationship({ ctx, input }: { ctx: RequestContext; inp
 }
 
 /** Views that draw the relationship as a connection. */
-export async function getRelationshipViews({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function getRelationshipViews({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getRelationshipRow(ctx.database, ws, input.id);

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { getElementRow } from "../elements/internal.ts";
 import { readProperties } from "../properties/values.ts";
 import { parseRelationshipType, type RelationshipRow, relationshipColumns, toRelationship } from "./internal.ts";
 import type { ListRelationshipsQuery } from "./schemas.ts";
 
-export async function listRelationships({ ctx, input }: { ctx: RequestContext; input: ListRelationshipsQuery }) {
+export async function listRelationships({ ctx, input }: Verb<ListRelationshipsQuery>) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const type = input.type ? parseRelationshipType(input.type) : null;
@@ -22,7 +22,7 @@ export async function listRelationships({ ctx, input }: { ctx: RequestContext; i
   return rows.map((r) => toRelationship(r, props.get(r.id)));
 }
 
-export async function listRelationshipTypes({ ctx }: { ctx: RequestContext }) {
+export async function listRelationshipTypes({ ctx }: Verb) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const rows = await ctx.database.rows<{ type: string }>(
@@ -32,7 +32,7 @@ export async function listRelationshipTypes({ ctx }: { ctx: RequestContext }) {
 }
 
 /** Relationships whose source or target is the element. */
-export async function getElementRelationships({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function getElementRelationships({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getElementRow(ctx.database, ws, input.id);

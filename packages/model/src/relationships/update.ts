@@ -1,6 +1,6 @@
 import { invalid } from "@ams/shared";
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
 import { clearI18n } from "../sql.ts";
 import {
@@ -15,13 +15,7 @@ import {
 } from "./internal.ts";
 import type { UpdateRelationshipInput } from "./schemas.ts";
 
-export async function updateRelationship({
-  ctx,
-  input,
-}: {
-  ctx: RequestContext;
-  input: UpdateRelationshipInput & { id: string };
-}) {
+export async function updateRelationship({ ctx, input }: Verb<UpdateRelationshipInput & { id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

@@ -80,9 +80,9 @@ export function textMarkup(
   const xs = typeof x === "number" ? num(x) : "";
   // Baseline within each line box: centred cap height, roughly.
   const first = top + (font.lineHeight - font.fontPx) / 2 + font.fontPx * 0.82;
-  for (let i = 0; i < lines.length; i++) {
+  for (const [i, line] of lines.entries()) {
     const lx = typeof x === "number" ? xs : num(x(i));
-    parts.push(`<tspan x="${lx}" y="${num(first + i * font.lineHeight)}">${escapeXml(lines[i])}</tspan>`);
+    parts.push(`<tspan x="${lx}" y="${num(first + i * font.lineHeight)}">${escapeXml(line)}</tspan>`);
   }
   parts.push("</text>");
   return parts.join("");

@@ -43,7 +43,7 @@ function parseInlineSvg(svg: string): PluginIcon {
   if (svg.length > 200_000 || ACTIVE.test(svg)) return null;
   const m = ROOT.exec(svg);
   if (!m) return null;
-  const [, attrs, selfClosing, rest] = m;
+  const [, attrs = "", selfClosing, rest = ""] = m;
   if (XMLValidator.validate(svg) !== true) return null;
   // Such an icon is kept whole as an image document of its own instead: nothing in it can reach the drawing.
   if (LEAKY.test(svg)) return { href: `data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}` };

@@ -97,8 +97,7 @@ export function renderConnection(ctx: RenderContext, router: ConnectionRouter, c
   const lw = c.style?.lineWidth;
   const width = lw !== undefined && Number.isFinite(lw) && lw > 0 ? Math.min(lw, 20) : NOTATION_DEFAULTS.lineWidth;
   const d: string[] = [];
-  for (let i = 0; i < points.length; i++) {
-    const p = points[i];
+  for (const [i, p] of points.entries()) {
     d.push(`${i === 0 ? "M" : "L"}${num(p.x)} ${num(p.y)}`);
     extend(ctx, p.x, p.y, p.x, p.y);
   }

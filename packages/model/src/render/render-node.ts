@@ -114,7 +114,7 @@ function centredText(text: string, f: TextFrame, font: Font, top: boolean): stri
   // Centred on the shape; a line beside the icon that would run under it moves left just enough.
   const xOf = (i: number) => {
     const [l, r, centre] = span(y, i + skip);
-    const half = textWidth(shown[i], font.fontPx, font.bold) / 2;
+    const half = textWidth(shown[i] ?? "", font.fontPx, font.bold) / 2;
     return Math.max(l + half, Math.min(centre, r - half));
   };
   return textMarkup(shown, xOf, y + skip * lh, font, "middle", "label");

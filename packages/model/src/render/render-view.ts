@@ -23,7 +23,7 @@ const positive = (v: unknown, fallback: number) =>
  * Parents before children, siblings in input order. A node whose parent is missing, or that sits in a parent
  * cycle, is drawn at the top level.
  */
-function drawingOrder(nodes: readonly RenderNode[]): {
+export function drawingOrder(nodes: readonly RenderNode[]): {
   order: RenderNode[];
   parentOf: Map<string, RenderNode>;
   hasChildren: Set<string>;
@@ -62,7 +62,7 @@ function drawingOrder(nodes: readonly RenderNode[]): {
 }
 
 /** Absolute boxes of all nodes (children's positions added to their parents' when stored relative). */
-function layoutBoxes(
+export function layoutBoxes(
   order: readonly RenderNode[],
   parentOf: Map<string, RenderNode>,
   relative: boolean,

@@ -17,14 +17,17 @@ export function clipToBox(b: Box, toward: Point): Point {
 
 /** The point halfway along a polyline, and the direction of the segment it lies on. */
 export function midpointOf(points: readonly Point[]): Point & { dx: number; dy: number } {
-  if (points.length === 1) return { ...points[0], dx: 1, dy: 0 };
+  const [only] = points;
+  if (points.length === 1 && only) return { ...only, dx: 1, dy: 0 };
   let total = 0;
-  for (let i = 1; i < points.length; i++)
-    total += Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
-  let rest = total / 2;
-  for (let i = 1; i < points.length; i++) {
+  for (const [i, b] of points.entries()) {
     const a = points[i - 1];
-    const b = points[i];
+    if (a) total += Math.hypot(b.x - a.x, b.y - a.y);
+  }
+  let rest = total / 2;
+  for (const [i, b] of points.entries()) {
+    const a = points[i - 1];
+    if (!a) continue;
     const len = Math.hypot(b.x - a.x, b.y - a.y);
     if (len >= rest && len > 0) {
       const t = rest / len;
@@ -32,7 +35,7 @@ export function midpointOf(points: readonly Point[]): Point & { dx: number; dy: 
     }
     rest -= len;
   }
-  const last = points[points.length - 1];
+  const last = points.at(-1) ?? { x: 0, y: 0 };
   return { ...last, dx: 1, dy: 0 };
 }
 

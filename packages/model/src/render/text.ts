@@ -23,7 +23,7 @@ for (const [chars, width] of classes) for (const ch of chars) ASCII_WIDTHS[ch.ch
 
 /** Advance of one character in em. Wide (CJK, emoji) characters count as a full em. */
 function charWidth(code: number): number {
-  if (code < 128) return ASCII_WIDTHS[code];
+  if (code < 128) return ASCII_WIDTHS[code] ?? 0.6;
   if (code >= 0x2e80) return 1;
   return 0.62;
 }
@@ -120,13 +120,11 @@ export function wrapText(
   const prepared = typeof text === "string" ? prepareText(text, m) : text;
   const { paragraphs, space } = prepared;
   let overflow = false;
-  outer: for (let p = 0; p < paragraphs.length; p++) {
-    const { words, widths } = paragraphs[p];
+  outer: for (const [p, { words, widths }] of paragraphs.entries()) {
     let line = "";
     let lineW = 0;
-    for (let k = 0; k < words.length; k++) {
-      const word = words[k];
-      let ww = widths[k];
+    for (const [k, word] of words.entries()) {
+      let ww = widths[k] ?? 0;
       const room = widthOf(lines.length);
       if (line && lineW + space + ww <= room) {
         line += " " + word;
@@ -153,21 +151,21 @@ export function wrapText(
       lineW = ww;
       if (ww > widthOf(lines.length)) {
         const pieces = hardBreak(word, widthOf(lines.length), m);
-        for (let i = 0; i < pieces.length - 1; i++) {
-          lines.push(pieces[i]);
+        for (const piece of pieces.slice(0, -1)) {
+          lines.push(piece);
           if (lines.length >= maxLines) {
             overflow = true;
             break outer;
           }
         }
-        line = pieces[pieces.length - 1];
+        line = pieces.at(-1) ?? "";
         ww = textWidth(line, m.fontPx, m.bold);
         lineW = ww;
       }
     }
     lines.push(line);
     if (lines.length >= maxLines) {
-      for (let rest = p + 1; rest < paragraphs.length; rest++) if (paragraphs[rest].words.length) overflow = true;
+      if (paragraphs.slice(p + 1).some((rest) => rest.words.length > 0)) overflow = true;
       break;
     }
   }
@@ -175,7 +173,7 @@ export function wrapText(
   while (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   if (overflow && lines.length > 0) {
     const last = lines.length - 1;
-    lines[last] = withEllipsis(lines[last], widthOf(last), m);
+    lines[last] = withEllipsis(lines[last] ?? "", widthOf(last), m);
   }
   return lines;
 }

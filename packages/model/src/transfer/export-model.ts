@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { serializeExchange } from "../exchange/serialize.ts";
 import { readModel } from "../store/read-document.ts";
 
 /** The active workspace as an Open Exchange XML document, with a file name for downloads. */
-export async function exportModel({ ctx }: { ctx: RequestContext }): Promise<{ xml: string; fileName: string }> {
+export async function exportModel({ ctx }: Verb): Promise<{ xml: string; fileName: string }> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const doc = await ctx.database.db.transaction((tx) => readModel(ctx.database, ws, tx), {

@@ -1,6 +1,7 @@
 import type { Database } from "@ams/db";
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { z } from "zod";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { ModelDocument } from "../exchange/document.ts";
 import { parseExchange } from "../exchange/parse.ts";
 import { replaceModel } from "../store/write-document.ts";
@@ -27,25 +28,23 @@ export async function refreshPlannerStatistics(database: Database, document: Mod
   );
 }
 
-export type ImportResult = {
-  elements: number;
-  relationships: number;
-  views: number;
-  property_definitions: number;
-  warnings: { path: string; message: string }[];
-};
+/** What an import brought in, and what it skipped or adjusted. */
+export const ImportResult = z.object({
+  elements: z.number().int(),
+  relationships: z.number().int(),
+  views: z.number().int(),
+  property_definitions: z.number().int(),
+  warnings: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .describe("Parts of the document that were skipped or adjusted on import"),
+});
+export type ImportResult = z.infer<typeof ImportResult>;
 
 /**
  * Replaces the active workspace's model by an Open Exchange document in one transaction: the file is parsed and
  * checked completely first, so a refused or failing import leaves the previous model as it was.
  */
-export async function importModel({
-  ctx,
-  input,
-}: {
-  ctx: RequestContext;
-  input: { xml: string };
-}): Promise<ImportResult> {
+export async function importModel({ ctx, input }: Verb<{ xml: string }>): Promise<ImportResult> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { document, warnings } = parseExchange(input.xml);

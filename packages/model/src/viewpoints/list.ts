@@ -1,7 +1,7 @@
 import { VIEWPOINTS } from "@ams/shared";
-import { type RequestContext, requireCapability } from "../context.ts";
+import { requireCapability, type Verb } from "../context.ts";
 
-export function listViewpoints({ ctx }: { ctx: RequestContext }) {
+export function listViewpoints({ ctx }: Verb) {
   requireCapability(ctx, "model:read");
   return VIEWPOINTS;
 }

@@ -110,6 +110,6 @@ export async function getNodeRow(database: Database, ws: string, viewId: string,
 export function parseViewpoint(input: string | null | undefined): string | null | undefined {
   if (input === undefined || input === null || input === "") return input === "" ? null : input;
   const vp = findViewpoint(input);
-  if (!vp) throw invalid("viewpoint", `'${input}' is not an ArchiMate 3.1 viewpoint (see GET /api/viewpoints)`);
+  if (!vp) throw invalid("viewpoint", `'${input}' is not an ArchiMate 3.1 viewpoint`, "viewpoints");
   return vp.id;
 }

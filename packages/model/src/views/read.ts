@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { readProperties } from "../properties/values.ts";
 import {
   type ConnectionRow,
@@ -13,7 +13,7 @@ import {
   type ViewRow,
 } from "./internal.ts";
 
-export async function listViews({ ctx }: { ctx: RequestContext }) {
+export async function listViews({ ctx }: Verb) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const [rows, props] = await Promise.all([
@@ -26,7 +26,7 @@ export async function listViews({ ctx }: { ctx: RequestContext }) {
 }
 
 /** The view with its node tree and its connections, each in drawing order. */
-export async function getView({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function getView({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

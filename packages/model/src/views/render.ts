@@ -1,6 +1,6 @@
 import type { Database, DbOrTx } from "@ams/db";
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { SYSTEM_ICON_PACK_ID } from "../properties/definitions.ts";
 import { renderViewSvg } from "../render/render-view.ts";
 import type { RenderConnection, RenderInput, RenderNode } from "../render/types.ts";
@@ -77,7 +77,7 @@ export async function loadRenderInput(
 }
 
 /** The view as a standalone SVG document in ArchiMate notation. */
-export async function renderView({ ctx, input }: { ctx: RequestContext; input: { id: string } }): Promise<string> {
+export async function renderView({ ctx, input }: Verb<{ id: string }>): Promise<string> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const data = await loadRenderInput(ctx.database, ws, input.id);

@@ -79,3 +79,12 @@ export const UpdateConnectionInput = z.strictObject({
   style: ConnectionStyle.nullable().optional(),
 });
 export type UpdateConnectionInput = z.infer<typeof UpdateConnectionInput>;
+
+/** A view named by another answer (views showing an element or relationship): without its contents. */
+export const ViewReference = z.object({
+  id: z.string(),
+  name: z.string(),
+  viewpoint: z.string().nullable(),
+  documentation: z.string().nullable(),
+});
+export const ViewReferences = z.object({ views: z.array(ViewReference) });

@@ -1,7 +1,7 @@
 import { notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { deleteFolderItems } from "../cascade.ts";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
 import { newId } from "../ids.ts";
 import { deleteProperties, readProperties, writeProperties } from "../properties/values.ts";
@@ -9,7 +9,7 @@ import { clearI18n } from "../sql.ts";
 import { getViewRow, parseViewpoint, toView, type ViewRow } from "./internal.ts";
 import type { CreateViewInput, UpdateViewInput } from "./schemas.ts";
 
-export async function createView({ ctx, input }: { ctx: RequestContext; input: CreateViewInput }) {
+export async function createView({ ctx, input }: Verb<CreateViewInput>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const viewpoint = parseViewpoint(input.viewpoint) ?? null;
@@ -30,7 +30,7 @@ export async function createView({ ctx, input }: { ctx: RequestContext; input: C
   });
 }
 
-export async function updateView({ ctx, input }: { ctx: RequestContext; input: UpdateViewInput & { id: string } }) {
+export async function updateView({ ctx, input }: Verb<UpdateViewInput & { id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const viewpoint = parseViewpoint(input.viewpoint);
@@ -54,7 +54,7 @@ export async function updateView({ ctx, input }: { ctx: RequestContext; input: U
 }
 
 /** Deletes the view with its nodes and connections (foreign-key cascade). */
-export async function deleteView({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function deleteView({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

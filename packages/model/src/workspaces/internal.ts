@@ -1,6 +1,7 @@
 import type { Database, DbOrTx } from "@ams/db";
 import { notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
+import type { RequestContext } from "../context.ts";
 import type { Workspace } from "./schemas.ts";
 
 export type WorkspaceRow = {
@@ -26,12 +27,25 @@ export const toWorkspace = (row: WorkspaceRow, activeId: string | null): Workspa
   active: row.id === activeId,
 });
 
-/** The workspace if it belongs to the organization; NOT_FOUND otherwise, whether missing or elsewhere. */
-export async function getWorkspaceRow(database: Database, organizationId: string, id: string, on?: DbOrTx) {
+/**
+ * The condition "the caller sees this workspace" over `workspaces`: one without teams is the organization's; one
+ * assigned to teams is visible to those teams' members and to owners, admins and platform admins only.
+ */
+export function visibleWorkspace(ctx: Pick<RequestContext, "role" | "platformAdmin" | "teamIds">) {
+  if (ctx.platformAdmin || ctx.role === "owner" || ctx.role === "admin") return sql`true`;
+  const teams = ctx.teamIds ?? [];
+  return sql`(not exists (select 1 from workspace_teams wt where wt.workspace_id = workspaces.id)
+    or exists (select 1 from workspace_teams wt where wt.workspace_id = workspaces.id
+      and wt.team_id::text = any(${`{${teams.join(",")}}`}::text[])))`;
+}
+
+/** The workspace if it belongs to the organization and the caller sees it; NOT_FOUND otherwise (missing, elsewhere or hidden). */
+export async function getWorkspaceRow(ctx: RequestContext, organizationId: string, id: string, on?: DbOrTx) {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
   const [row] = uuid
-    ? await database.rows<WorkspaceRow>(
-        sql`select ${workspaceColumns} from workspaces where id = ${id} and organization_id = ${organizationId}`,
+    ? await ctx.database.rows<WorkspaceRow>(
+        sql`select ${workspaceColumns} from workspaces
+            where id = ${id} and organization_id = ${organizationId} and ${visibleWorkspace(ctx)}`,
         on,
       )
     : [];

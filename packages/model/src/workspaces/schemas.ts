@@ -29,3 +29,21 @@ export const Workspace = z.object({
   active: z.boolean(),
 });
 export type Workspace = z.infer<typeof Workspace>;
+
+/** GET /api: the active workspace, the model's metadata and its counts (all null without an active workspace). */
+export const ModelInfo = z.looseObject({
+  workspace: Workspace.nullable(),
+  organization_id: z.string(),
+  model: z
+    .looseObject({
+      identifier: z.string().nullable(),
+      name: z.string(),
+      documentation: z.string().nullable(),
+      version: z.string().nullable(),
+      metadata: z.array(z.unknown()),
+    })
+    .nullable(),
+  counts: z.record(z.string(), z.number()).nullable(),
+});
+
+export const SaveResult = z.object({ saved: z.boolean(), message: z.string() });

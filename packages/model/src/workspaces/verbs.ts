@@ -1,8 +1,16 @@
+import type { Database, DbOrTx } from "@ams/db";
 import { AppError, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
-import { type RequestContext, requireCapability } from "../context.ts";
+import { type RequestContext, requireCapability, type Verb } from "../context.ts";
 import { ensureSystemDefinitions } from "../properties/definitions.ts";
-import { getWorkspaceRow, selectWorkspace, toWorkspace, type WorkspaceRow, workspaceColumns } from "./internal.ts";
+import {
+  getWorkspaceRow,
+  selectWorkspace,
+  toWorkspace,
+  visibleWorkspace,
+  type WorkspaceRow,
+  workspaceColumns,
+} from "./internal.ts";
 import type { CreateWorkspaceInput, UpdateWorkspaceInput } from "./schemas.ts";
 
 function requireOrganization(ctx: RequestContext): string {
@@ -10,25 +18,34 @@ function requireOrganization(ctx: RequestContext): string {
   return ctx.organizationId;
 }
 
-export async function listWorkspaces({ ctx }: { ctx: RequestContext }) {
+export async function listWorkspaces({ ctx }: Verb) {
   requireCapability(ctx, "model:read");
   const org = requireOrganization(ctx);
   const pinned = ctx.pinnedWorkspaceId;
   const rows = await ctx.database.rows<WorkspaceRow>(
-    sql`select ${workspaceColumns} from workspaces where organization_id = ${org}
+    sql`select ${workspaceColumns} from workspaces where organization_id = ${org} and ${visibleWorkspace(ctx)}
         ${pinned ? sql`and id = ${pinned}` : sql``} order by created_at, id`,
   );
   return rows.map((r) => toWorkspace(r, ctx.workspaceId));
 }
 
-/** Creates the workspace (with its system property definition) and makes it the caller's active one. */
+/** Creates the workspace (with its system property definition) and makes it the caller's active one (unless activate: false). */
 export async function createWorkspace({
   ctx,
   input,
-}: {
-  ctx: RequestContext;
-  input: Omit<CreateWorkspaceInput, "path">;
-}) {
+}: Verb<Omit<CreateWorkspaceInput, "path"> & { activate?: boolean }>) {
+  const org = mayCreateWorkspace(ctx, input);
+  const { database } = ctx;
+  const activate = input.activate ?? true;
+  return database.db.transaction(async (tx) => {
+    const row = await insertWorkspace(database, tx, org, input);
+    if (activate) await selectWorkspace(database, ctx.userId, org, row.id, tx);
+    return toWorkspace(row, activate ? row.id : ctx.workspaceId);
+  });
+}
+
+/** The caller's organization, when the caller may create a workspace in it (the organization input must match). */
+export function mayCreateWorkspace(ctx: RequestContext, input: { organization_id?: string }): string {
   requireCapability(ctx, "workspace:write");
   const org = requireOrganization(ctx);
   if (ctx.pinnedWorkspaceId) {
@@ -37,30 +54,31 @@ export async function createWorkspace({
   if (input.organization_id && input.organization_id !== org) {
     throw new AppError("NOT_FOUND", `Organization '${input.organization_id}' not found`);
   }
-  const { database } = ctx;
-  return database.db.transaction(async (tx) => {
-    const [row] = await database.rows<WorkspaceRow>(
-      sql`insert into workspaces (organization_id, name, description, model)
-          values (${org}, ${input.name}, ${input.description ?? null}, ${JSON.stringify({ name: input.name })}::jsonb)
-          returning ${workspaceColumns}`,
-      tx,
-    );
-    await ensureSystemDefinitions(database, row!.id, tx);
-    await selectWorkspace(database, ctx.userId, org, row!.id, tx);
-    return toWorkspace(row!, row!.id);
-  });
+  return org;
 }
 
-export async function updateWorkspace({
-  ctx,
-  input,
-}: {
-  ctx: RequestContext;
-  input: UpdateWorkspaceInput & { id: string };
-}) {
+/** Inserts a workspace row with its system property definition, inside the caller's transaction. */
+export async function insertWorkspace(
+  database: Database,
+  tx: DbOrTx,
+  org: string,
+  input: { name: string; description?: string | null },
+): Promise<WorkspaceRow> {
+  const [row] = await database.rows<WorkspaceRow>(
+    sql`insert into workspaces (organization_id, name, description, model)
+        values (${org}, ${input.name}, ${input.description ?? null}, ${JSON.stringify({ name: input.name })}::jsonb)
+        returning ${workspaceColumns}`,
+    tx,
+  );
+  if (!row) throw new AppError("INTERNAL", "The workspace was not created");
+  await ensureSystemDefinitions(database, row.id, tx);
+  return row;
+}
+
+export async function updateWorkspace({ ctx, input }: Verb<UpdateWorkspaceInput & { id: string }>) {
   requireCapability(ctx, "workspace:write");
   const org = requireOrganization(ctx);
-  const cur = await getWorkspaceRow(ctx.database, org, input.id);
+  const cur = await getWorkspaceRow(ctx, org, input.id);
   const [row] = await ctx.database.rows<WorkspaceRow>(
     sql`update workspaces set name = ${input.name ?? cur.name},
           description = ${input.description === undefined ? cur.description : input.description}, updated_at = now()
@@ -70,12 +88,12 @@ export async function updateWorkspace({
 }
 
 /** Deletes the workspace and its model; a caller whose active workspace it was moves to another of the organization. */
-export async function deleteWorkspace({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function deleteWorkspace({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "workspace:write");
   const org = requireOrganization(ctx);
   const { database } = ctx;
   await database.db.transaction(async (tx) => {
-    await getWorkspaceRow(database, org, input.id, tx);
+    await getWorkspaceRow(ctx, org, input.id, tx);
     const [sel] = await database.rows<{ workspace_id: string | null }>(
       sql`select workspace_id from user_selections where user_id = ${ctx.userId}`,
       tx,
@@ -100,18 +118,18 @@ export async function deleteWorkspace({ ctx, input }: { ctx: RequestContext; inp
 }
 
 /** Makes the workspace (and its organization) the caller's active choice. */
-export async function activateWorkspace({ ctx, input }: { ctx: RequestContext; input: { id: string } }) {
+export async function activateWorkspace({ ctx, input }: Verb<{ id: string }>) {
   requireCapability(ctx, "model:read");
   const org = requireOrganization(ctx);
   if (ctx.pinnedWorkspaceId && input.id !== ctx.pinnedWorkspaceId) throw notFound("Workspace", input.id);
-  const row = await getWorkspaceRow(ctx.database, org, input.id);
+  const row = await getWorkspaceRow(ctx, org, input.id);
   // A pinned token already works in its one workspace: activating it must not move its owner's interactive choice.
   if (!ctx.pinnedWorkspaceId) await selectWorkspace(ctx.database, ctx.userId, org, row.id);
   return toWorkspace(row, row.id);
 }
 
 /** GET /api: the active workspace, its model metadata and counts. */
-export async function getModelInfo({ ctx }: { ctx: RequestContext }) {
+export async function getModelInfo({ ctx }: Verb) {
   requireCapability(ctx, "model:read");
   const org = requireOrganization(ctx);
   if (!ctx.workspaceId) {
@@ -138,12 +156,24 @@ export async function getModelInfo({ ctx }: { ctx: RequestContext }) {
       version: (model.version as string | undefined) ?? null,
       metadata: (model.metadata as { entries?: unknown[] } | undefined)?.entries ?? [],
     },
-    counts,
+    counts: counts ?? {},
   };
 }
 
 /** POST /api/save: every write is already persisted; kept for clients of the older product. */
-export async function saveModel({ ctx }: { ctx: RequestContext }) {
+export async function saveModel({ ctx }: Verb) {
   requireCapability(ctx, "model:write");
   return { saved: true, message: "Changes are saved as they are made; nothing to do." };
+}
+
+/**
+ * The context of a request on another workspace of the caller's organization, for one call: the user's active
+ * choice stays as it is (an assistant working on several workspaces does not move the user's). The role is the
+ * organization's, so it is unchanged; a token pinned to one workspace reaches no other ("not found", as REST).
+ */
+export async function inWorkspace(ctx: RequestContext, workspaceId: string): Promise<RequestContext> {
+  const org = requireOrganization(ctx);
+  if (ctx.pinnedWorkspaceId && workspaceId !== ctx.pinnedWorkspaceId) throw notFound("Workspace", workspaceId);
+  const row = await getWorkspaceRow(ctx, org, workspaceId);
+  return { ...ctx, workspaceId: row.id };
 }

@@ -237,6 +237,8 @@ describe("real files", () => {
 
   test("bendpoint.test.xml: source and target attachments", () => {
     const { document } = parseExchange(readSample("archi-tests/bendpoint.test.xml"));
+    // The file draws two connections; a loop over none would assert nothing.
+    expect(document.connections).toHaveLength(2);
     for (const c of document.connections) {
       const style = c.style as ConnectionStyleExt;
       expect(style.sourceAttachment).toBeDefined();

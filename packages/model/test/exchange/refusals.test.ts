@@ -62,6 +62,16 @@ describe("not an exchange file", () => {
     });
   });
 
+  test("a <model> without the namespace is refused saying what was found", () => {
+    const { errors } = refusal('<?xml version="1.0"?>\n<model identifier="m"><name>x</name></model>');
+    expect(errors[0]!.path).toBe("line 2");
+    expect(errors[0]!.message).toContain("found <model> without a namespace (xmlns is missing)");
+    const other = refusal('<?xml version="1.0"?>\n<model xmlns="http://example.com/not-archimate"/>');
+    expect(other.errors[0]!.message).toContain("found <model> in namespace http://example.com/not-archimate");
+    const prefixed = refusal('<?xml version="1.0"?>\n<a:model/>');
+    expect(prefixed.errors[0]!.message).toContain("found <a:model> whose prefix 'a' is not declared");
+  });
+
   test("the ArchiMate 2.1 namespace is refused as unsupported", () => {
     const { message, errors } = refusal(readSample("legacy-v2.1/Archisurance_v2.1.xml"));
     expect(errors).toEqual([{ path: "line 2", message: expect.stringContaining("ArchiMate 2.1") }]);

@@ -137,7 +137,7 @@ const typesByMask = new Map<number, readonly RelationshipType[]>();
 function maskOf(source: Concept, target: Concept): number {
   const s = conceptIndex.get(source);
   const t = conceptIndex.get(target);
-  return s === undefined || t === undefined ? 0 : masks[s * conceptCount + t];
+  return s === undefined || t === undefined ? 0 : (masks[s * conceptCount + t] ?? 0);
 }
 
 /** The relationship types ArchiMate 3.1 allows from source to target, in RELATIONSHIP_TYPES order. */

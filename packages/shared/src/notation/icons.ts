@@ -25,7 +25,7 @@ function gear(cx: number, cy: number, r: number, R: number, teeth: number): stri
       [R, a + step * 0.18],
       [r, a + step * 0.3],
     ];
-    for (const [rad, ang] of pts) {
+    for (const [rad = 0, ang = 0] of pts) {
       parts.push(`${parts.length === 0 ? "M" : "L"}${n(cx + rad * Math.cos(ang))} ${n(cy + rad * Math.sin(ang))}`);
     }
   }

@@ -1,6 +1,7 @@
 import type { Database } from "@ams/db";
 import { type OrgRole, OrgRoles } from "@ams/shared";
 import { sql } from "drizzle-orm";
+import { teamIdsOf, workspaceVisible } from "../gateway/visibility.ts";
 import { looksLikeApiToken } from "./api-token-format.ts";
 import type { Principal } from "./principal.ts";
 import { sha256Hex } from "./secrets.ts";
@@ -12,6 +13,8 @@ type Row = {
   workspace_id: string | null;
   org_enabled: boolean;
   role: string | null;
+  team_ids: string[] | null;
+  workspace_visible: boolean;
   user_id: string;
   username: string;
   name: string;
@@ -28,16 +31,22 @@ type Row = {
  */
 export async function lookupApiToken(database: Database, token: string, now: Date): Promise<Principal | null> {
   if (!looksLikeApiToken(token)) return null;
+  const seen = workspaceVisible("w", sql`t.user_id`, sql`m.role`);
   const [row] = await database.rows<Row>(
     sql`
     select t.id as token_id, t.organization_id, t.workspace_id as pinned_workspace_id,
       coalesce(
         t.workspace_id,
-        (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = t.organization_id),
+        (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = t.organization_id
+          and ${seen}),
         case when s.organization_id is distinct from t.organization_id then
-          (select w.id from workspaces w where w.organization_id = t.organization_id order by w.created_at, w.id limit 1)
+          (select w.id from workspaces w where w.organization_id = t.organization_id and ${seen}
+            order by w.created_at, w.id limit 1)
         end
       ) as workspace_id,
+      ${teamIdsOf(sql`t.user_id`, "t.organization_id")} as team_ids,
+      (t.workspace_id is null or exists (select 1 from workspaces w where w.id = t.workspace_id and ${seen}))
+        as workspace_visible,
       o.enabled as org_enabled, m.role,
       u.id as user_id, u.username, u.name, u.email, u.email_verified, u.must_change_password
     from api_tokens t
@@ -67,6 +76,8 @@ export async function lookupApiToken(database: Database, token: string, now: Dat
       pinnedWorkspaceId: row.pinned_workspace_id,
       workspaceId: row.workspace_id,
       role: asOrgRole(row.role),
+      teamIds: row.team_ids ?? [],
+      workspaceVisible: row.workspace_visible,
     },
   };
 }

@@ -38,5 +38,6 @@ export async function createLocalUser(db: DbOrTx, input: NewLocalUser): Promise<
     accountId: id,
     password: await hashPassword(input.password),
   });
+  if (!user) throw new Error(`the account '${username}' was not created`);
   return user;
 }

@@ -1,9 +1,8 @@
 import { AppError, toProblem } from "@ams/shared";
 import type { Context } from "hono";
-import type { ControlContext } from "../context.ts";
+import type { ControlContext, SessionProvider } from "../context.ts";
 import { clearSessionCookies, readRefreshCookie, setSessionCookies } from "./cookies.ts";
 import { revokeSessionOf, rotateRefreshToken } from "./refresh-tokens.ts";
-import type { SessionProvider } from "./session-providers.ts";
 import { findUserById, identityOf } from "./users.ts";
 
 /** 401 with the session cookies cleared (the problem body is built here so the Set-Cookie headers survive). */

@@ -14,7 +14,11 @@ export type Identity = {
   platformAdmin: boolean;
   mustChangePassword: boolean;
   /** Which sign-in produced the identity; dispatches refresh and logout. */
-  provider: "local" | "oidc" | "api-token";
+  provider: "local" | "oidc" | "api-token" | "session";
+  /** Session profile: the organization this session chose (better-auth session's activeOrganizationId). */
+  activeOrganizationId?: string | null;
+  /** Session profile: the id of the better-auth session the caller presented. */
+  sessionId?: string;
 };
 
 /** A personal API token as resolved on this request: scope from the token, role live from the membership. */
@@ -28,6 +32,10 @@ export type ApiTokenGrant = {
   workspaceId: string | null;
   /** Null when the owner is no longer a member of the token's organization. */
   role: OrgRole | null;
+  /** The owner's teams in the token's organization. */
+  teamIds: string[];
+  /** False when the pinned workspace is assigned to teams the owner is not in (and they are no owner/admin). */
+  workspaceVisible: boolean;
 };
 
 export type Principal = Identity & { apiToken: ApiTokenGrant | null };
@@ -38,4 +46,6 @@ export type Access = {
   organizationId: string | null;
   workspaceId: string | null;
   role: OrgRole | null;
+  /** The caller's teams in the organization (forwarded as teamIds). */
+  teamIds: string[];
 };

@@ -5,7 +5,8 @@ import type { RouteRule } from "./routes.ts";
 
 /** The three lookups the gateway may need; each is one indexed query. */
 export type StandingResolver = {
-  active(userId: string): Promise<ActiveStanding | null>;
+  /** sessionOrganizationId: the session profile's activeOrganizationId, preferred while still a membership. */
+  active(userId: string, sessionOrganizationId?: string | null): Promise<ActiveStanding | null>;
   organization(userId: string, organizationId: string): Promise<Standing | null>;
   workspace(userId: string, workspaceId: string): Promise<Standing | null>;
 };
@@ -24,6 +25,13 @@ export const unauthenticated = () =>
   });
 
 const hidden = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+
+/** Path parameter :id of an org-param or workspace-param route (the route table's patterns always have it). */
+function idParam(params: Record<string, string>): string {
+  const id = params.id;
+  if (id === undefined) throw new AppError("NOT_FOUND", "No such route");
+  return id;
+}
 const targetNoun: Record<RouteRule["target"], string> = {
   none: "Resource",
   "active-org": "Active organization",
@@ -35,13 +43,25 @@ const targetNoun: Record<RouteRule["target"], string> = {
 };
 
 /**
- * The gateway's decision: 401 without valid credentials (before any lookup), 404 when the caller is no member of
- * the target organization (hiding it), 403 for a suspended organization or an insufficient role. Platform Admin
+ * What differs between the profiles' rules: in the session profile a platform_admin bypasses every organization
+ * check (acting as owner, whatever their membership, suspension and team restrictions included); in the local
+ * profile only a membership counts.
+ */
+export type AuthorizationPolicy = { platformAdminBypass: boolean };
+
+/**
+ * The gateway's decision, for both profiles: 401 without valid credentials (before any lookup), 404 when the
+ * caller is no member of the target organization or the target workspace is assigned to teams the caller is not in
+ * (hiding it), 403 for a suspended organization or an insufficient role. Without the policy's bypass Platform Admin
  * gets no content access from the realm role: only a membership counts, and suspension applies to it too.
  */
-export async function authorize(input: AuthorizeInput, resolver: StandingResolver): Promise<Access> {
+export async function authorize(
+  input: AuthorizeInput,
+  resolver: StandingResolver,
+  policy: AuthorizationPolicy = { platformAdminBypass: false },
+): Promise<Access> {
   const { rule, principal } = input;
-  const none: Access = { principal, organizationId: null, workspaceId: null, role: null };
+  const none: Access = { principal, organizationId: null, workspaceId: null, role: null, teamIds: [] };
   if (rule.auth === "public") return none;
   if (!principal) throw unauthenticated();
   if (rule.auth === "api-token" && !principal.apiToken) throw unauthenticated();
@@ -62,12 +82,17 @@ export async function authorize(input: AuthorizeInput, resolver: StandingResolve
   if (target === "no-membership") {
     throw new AppError("FORBIDDEN", "You are not a member of any organization; ask an administrator to add you");
   }
-  if (!target?.role) throw hidden(targetNoun[rule.target]);
+  if (target && policy.platformAdminBypass && principal.platformAdmin && !principal.apiToken) {
+    const { organizationId, workspaceId, teamIds } = target;
+    return { principal, organizationId, workspaceId, role: "owner", teamIds };
+  }
+  if (!target?.role || !target.visible) throw hidden(targetNoun[rule.target]);
   if (!target.enabled) throw new AppError("FORBIDDEN", "This organization is suspended");
   if (rule.need && !roleHas(target.role, rule.need)) {
     throw new AppError("FORBIDDEN", `Your role (${target.role}) does not allow ${rule.need}`);
   }
-  return { principal, organizationId: target.organizationId, workspaceId: target.workspaceId, role: target.role };
+  const { organizationId, workspaceId, teamIds } = target;
+  return { principal, organizationId, workspaceId, role: target.role, teamIds };
 }
 
 type Target = (Standing & { workspaceId: string | null }) | null | "no-membership";
@@ -77,16 +102,16 @@ async function targetForSession(input: AuthorizeInput, resolver: StandingResolve
   switch (rule.target) {
     case "active-org":
     case "active-workspace":
-      return resolver.active(userId);
+      return resolver.active(userId, input.principal?.activeOrganizationId);
     case "org-param":
-      return withWorkspace(await resolver.organization(userId, params.id), null);
+      return withWorkspace(await resolver.organization(userId, idParam(params)), null);
     case "workspace-param":
-      return withWorkspace(await resolver.workspace(userId, params.id), params.id);
+      return withWorkspace(await resolver.workspace(userId, idParam(params)), idParam(params));
     case "body-org":
       if (bodyOrganizationId === undefined) throw requiredOrganization();
       return withWorkspace(await resolver.organization(userId, bodyOrganizationId), null);
     case "body-org-or-active": {
-      const active = await resolver.active(userId);
+      const active = await resolver.active(userId, input.principal?.activeOrganizationId);
       if (bodyOrganizationId === undefined) return active ?? "no-membership";
       const chosen = await resolver.organization(userId, bodyOrganizationId);
       if (!chosen?.role && !active) return "no-membership";
@@ -111,6 +136,8 @@ async function targetForToken(
     enabled: grant.organizationEnabled,
     role: grant.role,
     workspaceId: grant.workspaceId,
+    teamIds: grant.teamIds,
+    visible: grant.workspaceVisible,
   };
   switch (rule.target) {
     case "active-org":
@@ -120,8 +147,9 @@ async function targetForToken(
       return params.id === grant.organizationId ? { ...own, workspaceId: null } : null;
     case "workspace-param": {
       if (grant.pinnedWorkspaceId && params.id !== grant.pinnedWorkspaceId) return null;
-      const standing = await resolver.workspace(userId, params.id);
-      return standing?.organizationId === grant.organizationId ? { ...standing, workspaceId: params.id } : null;
+      const id = idParam(params);
+      const standing = await resolver.workspace(userId, id);
+      return standing?.organizationId === grant.organizationId ? { ...standing, workspaceId: id } : null;
     }
     case "body-org":
       if (bodyOrganizationId === undefined) throw requiredOrganization();

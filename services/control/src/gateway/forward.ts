@@ -1,6 +1,7 @@
 import { AppError } from "@ams/shared";
+import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from "@ams/shared/http";
 import type { Context } from "hono";
-import { SERVICE_TOKEN_HEADER, type Upstream } from "./upstream.ts";
+import type { Upstream } from "./upstream.ts";
 
 /** What the upstream may see of the caller's headers: content and negotiation, never cookies or credentials. */
 const PASSED_HEADERS = [
@@ -13,7 +14,6 @@ const PASSED_HEADERS = [
   "if-none-match",
   "if-modified-since",
   "if-unmodified-since",
-  "x-request-id",
   "mcp-protocol-version",
   "last-event-id",
 ];
@@ -37,6 +37,9 @@ export async function forwardRequest(c: Context, upstream: Upstream, opts: Forwa
     const value = c.req.header(name);
     if (value !== undefined) headers.set(name, value);
   }
+  // The id requestId() gave this request (the caller's when acceptable), so every service logs the same one.
+  const id = (c.var as { requestId?: string }).requestId;
+  if (id) headers.set(REQUEST_ID_HEADER, id);
   headers.set("x-forwarded-host", c.req.header("x-forwarded-host") ?? original.host);
   headers.set("x-forwarded-proto", c.req.header("x-forwarded-proto") ?? original.protocol.replace(":", ""));
   if (opts.serviceToken) headers.set(SERVICE_TOKEN_HEADER, opts.serviceToken);

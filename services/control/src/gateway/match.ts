@@ -12,8 +12,8 @@ function split(path: string): string[] {
 /** Static segments win over parameters at the first position where two patterns differ. */
 function moreSpecific(a: Compiled, b: Compiled): number {
   for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
-    const aParam = a.segments[i].startsWith(":");
-    const bParam = b.segments[i].startsWith(":");
+    const aParam = a.segments[i]?.startsWith(":");
+    const bParam = b.segments[i]?.startsWith(":");
     if (aParam !== bParam) return aParam ? 1 : -1;
   }
   return 0;
@@ -42,11 +42,12 @@ export function createMatcher(table: readonly RouteRule[]): RouteMatcher {
       const params: Record<string, string> = {};
       let ok = true;
       for (let i = 0; i < segments.length && ok; i++) {
-        const seg = segments[i];
+        const seg = segments[i] ?? "";
+        const part = parts[i] ?? "";
         if (seg.startsWith(":")) {
-          if (parts[i] === "") ok = false;
-          else params[seg.slice(1)] = safeDecode(parts[i]);
-        } else if (seg !== parts[i]) ok = false;
+          if (part === "") ok = false;
+          else params[seg.slice(1)] = safeDecode(part);
+        } else if (seg !== part) ok = false;
       }
       if (ok) return { rule, params };
     }

@@ -1,9 +1,10 @@
 import { AppError, type ServiceClaims } from "@ams/shared";
+import { limitBody } from "@ams/shared/http";
 import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import type { Access } from "../auth/principal.ts";
+import type { Access, Principal } from "../auth/principal.ts";
 import type { ControlContext } from "../context.ts";
 import type { AppEnv } from "../http/app-env.ts";
+import { oauthEndpoints } from "../oauth/endpoints.ts";
 import { authorize, type StandingResolver, unauthenticated } from "./authorize.ts";
 import { forwardRequest } from "./forward.ts";
 import { createMatcher } from "./match.ts";
@@ -13,12 +14,7 @@ import { routeTable } from "./routes.ts";
 
 /** The largest body the gateway buffers to read organization_id (the tenant's upload limit is the same). */
 export const PEEK_LIMIT_BYTES = 50 * 1024 * 1024;
-const peekLimit = bodyLimit({
-  maxSize: PEEK_LIMIT_BYTES,
-  onError: () => {
-    throw new AppError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${PEEK_LIMIT_BYTES} bytes`);
-  },
-});
+const peekLimit = limitBody(PEEK_LIMIT_BYTES);
 
 const isGatewayPath = (path: string) =>
   path === "/api" || path.startsWith("/api/") || path === "/mcp" || path.startsWith("/mcp/");
@@ -30,8 +26,9 @@ const isGatewayPath = (path: string) =>
  */
 export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
   const match = createMatcher(routeTable);
+  const policy = { platformAdminBypass: ctx.env.AUTH_MODE === "session" };
   const resolver: StandingResolver = {
-    active: (userId) => resolveActive(ctx.database, userId),
+    active: (userId, sessionOrganizationId) => resolveActive(ctx.database, userId, sessionOrganizationId),
     organization: (userId, organizationId) => resolveOrganization(ctx.database, userId, organizationId),
     workspace: (userId, workspaceId) => resolveWorkspace(ctx.database, userId, workspaceId),
   };
@@ -46,6 +43,7 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
       throw new AppError("NOT_FOUND", "No such route");
     }
     const { rule, params } = found;
+    c.set("route", rule.path);
     const principal = rule.auth === "public" ? null : await ctx.authenticate(c);
     let body: ArrayBuffer | undefined;
     let bodyOrganizationId: string | undefined;
@@ -55,21 +53,24 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
       });
       bodyOrganizationId = await peekOrganizationId(c.req.header("content-type"), body!);
     }
-    const access = await authorize({ rule, params, principal, bodyOrganizationId }, resolver);
+    const access = await authorize({ rule, params, principal, bodyOrganizationId }, resolver, policy).catch((err) => {
+      throw rule.upstream === "mcp" ? pointToOAuth(err, ctx.env.PUBLIC_URL) : err;
+    });
     c.set("access", access);
     if (rule.upstream === "control") return next();
 
     const upstream = rule.upstream === "mcp" ? ctx.upstreams.mcp : ctx.upstreams.tenant;
     if (!upstream) throw new AppError("UNAVAILABLE", "The MCP service is not configured");
     const audience = rule.upstream === "mcp" ? "mcp" : "tenant";
-    const serviceToken = access.principal ? await ctx.tokens.sign(serviceClaims(access), audience) : null;
+    const serviceToken = access.principal
+      ? await ctx.tokens.sign(serviceClaims(access.principal, access), audience)
+      : null;
     const forwardPath = rule.forwardPath ?? new URL(c.req.url).pathname;
     return forwardRequest(c, upstream, { path: forwardPath, serviceToken, body });
   };
 }
 
-export function serviceClaims(access: Access): ServiceClaims {
-  const p = access.principal!;
+export function serviceClaims(p: Principal, access: Access): ServiceClaims {
   return {
     userId: p.userId,
     username: p.username,
@@ -79,5 +80,18 @@ export function serviceClaims(access: Access): ServiceClaims {
     platformAdmin: p.platformAdmin,
     apiTokenId: p.apiToken?.tokenId ?? null,
     pinnedWorkspaceId: p.apiToken?.pinnedWorkspaceId ?? null,
+    teamIds: access.teamIds,
   };
+}
+
+/**
+ * A 401 of the MCP endpoint tells an MCP client where to sign in (MCP authorization, RFC 9728): its
+ * WWW-Authenticate names the protected-resource metadata, which leads to this service's OAuth endpoints.
+ */
+function pointToOAuth(err: unknown, publicUrl: string): unknown {
+  if (!(err instanceof AppError) || err.code !== "UNAUTHENTICATED") return err;
+  const metadata = oauthEndpoints(publicUrl).resourceMetadata;
+  return new AppError("UNAUTHENTICATED", err.message, {
+    headers: { ...err.headers, "WWW-Authenticate": `Bearer resource_metadata="${metadata}"` },
+  });
 }

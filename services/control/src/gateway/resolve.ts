@@ -2,34 +2,61 @@ import type { Database } from "@ams/db";
 import type { OrgRole } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { asOrgRole } from "../auth/api-token-lookup.ts";
+import { teamIdsOf, workspaceVisible } from "./visibility.ts";
 
-/** A caller's standing in one organization; role is null when they are no member. */
-export type Standing = { organizationId: string; enabled: boolean; role: OrgRole | null };
+/**
+ * A caller's standing in one organization; role is null when they are no member. teamIds: their teams there.
+ * visible: false for a workspace assigned to teams the caller is not in (and they are no owner/admin).
+ */
+export type Standing = {
+  organizationId: string;
+  enabled: boolean;
+  role: OrgRole | null;
+  teamIds: string[];
+  visible: boolean;
+};
 export type ActiveStanding = Standing & { workspaceId: string | null };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string | null | undefined): value is string => !!value && UUID.test(value);
 
-type StandingRow = { organization_id: string; enabled: boolean; role: string | null; workspace_id?: string | null };
+type StandingRow = {
+  organization_id: string;
+  enabled: boolean;
+  role: string | null;
+  team_ids: string[] | null;
+  visible?: boolean;
+  workspace_id?: string | null;
+};
 
 /**
- * The interactive choice, in one query: the selected organization while the user is still a member of it (with the
- * selected workspace if it belongs there), else the first membership (enabled organizations first) with its first
- * workspace. Null when the user has no membership at all.
+ * The interactive choice, in one query: the session's active organization (session profile) while the user is a
+ * member of it, else the selected organization while the user is still a member of it (with the selected workspace
+ * if it belongs there), else the first membership (enabled organizations first) with its first workspace. Null when
+ * the user has no membership at all.
  */
-export async function resolveActive(database: Database, userId: string): Promise<ActiveStanding | null> {
+export async function resolveActive(
+  database: Database,
+  userId: string,
+  sessionOrganizationId: string | null = null,
+): Promise<ActiveStanding | null> {
+  const preferred = isUuid(sessionOrganizationId) ? sessionOrganizationId : null;
+  const seen = workspaceVisible("w", userId, sql`m.role`);
   const [row] = await database.rows<StandingRow>(
     sql`
-    select m.organization_id, o.enabled, m.role,
+    select m.organization_id, o.enabled, m.role, ${teamIdsOf(userId, "m.organization_id")} as team_ids,
       case when s.organization_id = m.organization_id
-        then (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = m.organization_id)
-        else (select w.id from workspaces w where w.organization_id = m.organization_id order by w.created_at, w.id limit 1)
+        then (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = m.organization_id
+          and ${seen})
+        else (select w.id from workspaces w where w.organization_id = m.organization_id and ${seen}
+          order by w.created_at, w.id limit 1)
       end as workspace_id
     from memberships m
     join organizations o on o.id = m.organization_id
     left join user_selections s on s.user_id = m.user_id
     where m.user_id = ${userId}
-    order by (s.organization_id = m.organization_id) desc nulls last, o.enabled desc, m.created_at, m.organization_id
+    order by (m.organization_id = ${preferred}::uuid) desc nulls last,
+      (s.organization_id = m.organization_id) desc nulls last, o.enabled desc, m.created_at, m.organization_id
     limit 1`,
   );
   return row ? { ...toStanding(row), workspaceId: row.workspace_id ?? null } : null;
@@ -44,7 +71,7 @@ export async function resolveOrganization(
   if (!isUuid(organizationId)) return null;
   const [row] = await database.rows<StandingRow>(
     sql`
-    select o.id as organization_id, o.enabled, m.role
+    select o.id as organization_id, o.enabled, m.role, ${teamIdsOf(userId, "o.id")} as team_ids
     from organizations o
     left join memberships m on m.organization_id = o.id and m.user_id = ${userId}
     where o.id = ${organizationId}`,
@@ -61,7 +88,8 @@ export async function resolveWorkspace(
   if (!isUuid(workspaceId)) return null;
   const [row] = await database.rows<StandingRow>(
     sql`
-    select w.organization_id, o.enabled, m.role
+    select w.organization_id, o.enabled, m.role, ${teamIdsOf(userId, "w.organization_id")} as team_ids,
+      ${workspaceVisible("w", userId, sql`m.role`)} as visible
     from workspaces w
     join organizations o on o.id = w.organization_id
     left join memberships m on m.organization_id = w.organization_id and m.user_id = ${userId}
@@ -71,5 +99,11 @@ export async function resolveWorkspace(
 }
 
 function toStanding(row: StandingRow): Standing {
-  return { organizationId: row.organization_id, enabled: row.enabled, role: asOrgRole(row.role) };
+  return {
+    organizationId: row.organization_id,
+    enabled: row.enabled,
+    role: asOrgRole(row.role),
+    teamIds: row.team_ids ?? [],
+    visible: row.visible ?? true,
+  };
 }

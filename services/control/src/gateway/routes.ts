@@ -80,6 +80,7 @@ export const routeTable: readonly RouteRule[] = [
   r("GET", "/api/docs/assets/docs-init.js", "control", "public", "none"),
   r("GET", "/api/docs/assets/:file", "control", "public", "none"),
   // Local sign-in and session (the refresh cookie is the credential of refresh and logout)
+  r("GET", "/api/auth/options", "control", "public", "none"),
   r("POST", "/api/auth/local/login", "control", "public", "none"),
   r("POST", "/api/auth/refresh", "control", "public", "none"),
   r("GET", "/api/auth/logout", "control", "public", "none"),
@@ -108,6 +109,20 @@ export const routeTable: readonly RouteRule[] = [
   r("POST", "/api/organizations/:id/invitations/:invitationId/resend", "control", "any", "org-param", {
     need: "org:members",
   }),
+  // Teams (session profile): anyone in the organization reads them, owners and admins manage them and assign
+  // workspaces to them.
+  r("GET", "/api/organizations/:id/teams", "control", "any", "org-param", { need: read }),
+  r("POST", "/api/organizations/:id/teams", "control", "any", "org-param", { need: "org:members" }),
+  r("PUT", "/api/organizations/:id/teams/:teamId", "control", "any", "org-param", { need: "org:members" }),
+  r("DELETE", "/api/organizations/:id/teams/:teamId", "control", "any", "org-param", { need: "org:members" }),
+  r("PUT", "/api/organizations/:id/teams/:teamId/members/:userId", "control", "any", "org-param", {
+    need: "org:members",
+  }),
+  r("DELETE", "/api/organizations/:id/teams/:teamId/members/:userId", "control", "any", "org-param", {
+    need: "org:members",
+  }),
+  r("GET", "/api/workspaces/:id/teams", "control", "any", "workspace-param", { need: read }),
+  r("PUT", "/api/workspaces/:id/teams", "control", "any", "workspace-param", { need: "org:members" }),
   r("GET", "/api/invitations/:token", "control", "any", "none"),
   r("POST", "/api/invitations/:token/accept", "control", "any", "none"),
   // Personal API tokens: managed from a signed-in session only, never with a token
@@ -150,6 +165,7 @@ export const routeTable: readonly RouteRule[] = [
   model("DELETE", "/api/elements/:id"),
   model("GET", "/api/elements/:id/relationships"),
   model("GET", "/api/elements/:id/views"),
+  model("GET", "/api/folders"),
   model("GET", "/api/relationships/types"),
   model("GET", "/api/relationships"),
   model("POST", "/api/relationships"),
@@ -183,6 +199,7 @@ export const routeTable: readonly RouteRule[] = [
   model("GET", "/api/dashboards/:dashboardId"),
   model("PUT", "/api/dashboards/:dashboardId", "dashboard:write"),
   model("DELETE", "/api/dashboards/:dashboardId", "dashboard:write"),
+  model("POST", "/api/dashboards/:dashboardId/restore", "dashboard:write"),
   model("GET", "/api/dashboards/:dashboardId/panels/:panelInstanceId"),
   model("GET", "/api/panel-visualizations"),
   model("POST", "/api/explore", read),

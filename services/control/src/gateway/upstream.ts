@@ -3,5 +3,3 @@
  * (http-upstream.ts) in split mode. Either way the request carries the inter-service token.
  */
 export type Upstream = { fetch(req: Request): Response | Promise<Response> };
-
-export const SERVICE_TOKEN_HEADER = "x-ams-service-token";

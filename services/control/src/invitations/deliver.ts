@@ -58,7 +58,7 @@ export async function deliverInvitation(
     );
     return { kind, sent: true };
   } catch (err) {
-    s.log.error("invitation e-mail not sent", err);
+    s.log.error("invitation e-mail not sent", { err });
     return { kind, sent: false };
   }
 }
@@ -77,7 +77,7 @@ async function provisionIdentity(s: InvitationServices, d: Delivery): Promise<vo
     try {
       await admin.deleteUser(created.id);
     } catch (cleanup) {
-      s.log.error(`could not remove identity ${created.id} after its onboarding e-mail failed`, cleanup);
+      s.log.error(`could not remove identity ${created.id} after its onboarding e-mail failed`, { err: cleanup });
     }
     throw err;
   }

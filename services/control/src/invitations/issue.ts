@@ -70,6 +70,7 @@ export async function issueInvitation(s: InvitationServices, req: IssueRequest) 
           expiresAt,
         })
         .returning();
+      if (!inserted) throw new AppError("INTERNAL", "The invitation was not stored");
       return { row: inserted, organizationName: org.name };
     }),
   );

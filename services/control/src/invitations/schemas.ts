@@ -16,12 +16,16 @@ export const CreateInvitationInput = z.object({
   delivery_mode: DeliveryMode.default("both"),
 });
 
+export type CreateInvitationInput = z.infer<typeof CreateInvitationInput>;
+
 export const ResendInvitationInput = z.object({ delivery_mode: DeliveryMode.optional() });
 
 export const ListInvitationsQuery = z.object({
   /** pending (default): neither accepted nor revoked, expired ones included (they can be resent); all: history. */
   status: z.enum(["pending", "all"]).default("pending"),
 });
+
+export type ListInvitationsQuery = z.infer<typeof ListInvitationsQuery>;
 
 /** An invitation as listed: never the clear link, never how it was delivered. */
 export const Invitation = z

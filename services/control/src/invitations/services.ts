@@ -1,7 +1,6 @@
 import type { Database } from "@ams/db";
-import type { ControlContext } from "../context.ts";
-import type { ControlDeps } from "../deps.ts";
-import type { Logger } from "../http/problem.ts";
+import type { Logger } from "@ams/shared";
+import type { ControlEnv } from "../env.ts";
 import { type Mailer, mailerFromEnv } from "../mail/mailer.ts";
 import type { IdentityAdmin } from "../sso/identity-admin.ts";
 
@@ -23,14 +22,14 @@ export type InvitationServices = {
 };
 
 export function invitationServices(
-  ctx: ControlContext,
-  deps: Pick<ControlDeps, "mailer" | "identityAdmin">,
+  base: { database: Database; clock: () => Date; log: Logger; env: ControlEnv },
+  deps: { mailer?: Mailer; identityAdmin?: IdentityAdmin },
 ): InvitationServices {
-  const { env } = ctx;
+  const { env } = base;
   return {
-    database: ctx.database,
-    clock: ctx.clock,
-    log: ctx.log,
+    database: base.database,
+    clock: base.clock,
+    log: base.log,
     mailer: deps.mailer ?? mailerFromEnv(env),
     identityAdmin: deps.identityAdmin,
     settings: {

@@ -2,7 +2,7 @@ const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ENTITIES[ch]);
+  return value.replace(/[&<>"']/g, (ch) => ENTITIES[ch] ?? ch);
 }
 
 /** One line for a header such as Subject: no CR/LF or other control characters from user values. */

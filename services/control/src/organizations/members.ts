@@ -100,10 +100,11 @@ async function lockMember(tx: DbOrTx, organizationId: string, userId: string): P
 }
 
 async function refuseLastOwner(tx: DbOrTx, organizationId: string, verb: "demote" | "remove"): Promise<void> {
-  const [{ owners }] = await tx
+  const [row] = await tx
     .select({ owners: sql<number>`count(*)::int` })
     .from(memberships)
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")));
+  const owners = row?.owners ?? 0;
   if (owners <= 1) {
     throw new AppError(
       "CONFLICT",

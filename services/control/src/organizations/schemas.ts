@@ -1,7 +1,8 @@
 import type { organizations } from "@ams/db";
 import { z } from "@hono/zod-openapi";
+import { SLUG_PATTERN } from "./slug.ts";
 
-export const MemberRole = z.enum(["owner", "editor", "viewer"]);
+export const MemberRole = z.enum(["owner", "admin", "editor", "viewer", "member"]);
 export type MemberRole = z.infer<typeof MemberRole>;
 
 export const Organization = z
@@ -19,12 +20,28 @@ export const Member = z
   .object({ userId: z.string(), username: z.string(), name: z.string(), role: z.string() })
   .openapi("OrganizationMember");
 
+export type Organization = z.infer<typeof Organization>;
+export type Member = z.infer<typeof Member>;
+
+export const MyOrganization = Organization.extend({ role: z.string(), active: z.boolean() }).openapi("MyOrganization");
+export const MyOrganizations = z
+  .object({ organizations: z.array(MyOrganization), active_organization_id: z.string().nullable() })
+  .openapi("MyOrganizations");
+export type MyOrganizations = z.infer<typeof MyOrganizations>;
+
+export const RenameOrganizationInput = z.object({ name: z.string().trim().min(1).max(200) });
+
+export const ActiveSelection = z
+  .object({ organization_id: z.string(), workspace_id: z.string().nullable() })
+  .openapi("ActiveSelection");
+export type ActiveSelection = z.infer<typeof ActiveSelection>;
+
 export const AddMemberInput = z.object({ username: z.string().trim().min(1).max(200), role: MemberRole });
 export const UpdateMemberInput = z.object({ role: MemberRole });
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
-export function toOrganization(row: OrganizationRow): z.infer<typeof Organization> {
+export function toOrganization(row: OrganizationRow): Organization {
   return {
     id: row.id,
     slug: row.slug,
@@ -34,3 +51,15 @@ export function toOrganization(row: OrganizationRow): z.infer<typeof Organizatio
     created_at: new Date(row.createdAt).toISOString(),
   };
 }
+
+export const CreateOrganizationInput = z.object({
+  name: z.string().trim().min(1).max(200),
+  slug: z.string().regex(SLUG_PATTERN, "lower-case letters, digits and inner hyphens, at most 64").optional(),
+  owner_username: z.string().trim().min(1).max(200).optional(),
+});
+export type CreateOrganizationInput = z.infer<typeof CreateOrganizationInput>;
+
+/** The platform administrator's change of an organization: suspend or reactivate it, rename it, or both. */
+export const SuspendOrganizationInput = z
+  .object({ enabled: z.boolean().optional(), name: z.string().trim().min(1).max(200).optional() })
+  .refine((v) => v.enabled !== undefined || v.name !== undefined, { message: "give enabled, name or both" });

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { readRefreshCookie } from "../auth/cookies.ts";
 import { refreshFailed } from "../auth/local-session-provider.ts";
-import type { SessionProvider } from "../auth/session-providers.ts";
+import type { SessionProvider } from "../context.ts";
 import { clearIdTokenCookie, clearOidcSessionCookies, readIdTokenCookie, setOidcSessionCookies } from "./cookies.ts";
 import { InvalidProviderToken, type SsoRuntime } from "./runtime.ts";
 import { GrantRefused } from "./token-endpoint.ts";

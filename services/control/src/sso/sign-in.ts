@@ -55,7 +55,7 @@ export async function completeSignIn(c: Context, ctx: ControlContext, sso: SsoRu
   } catch (err) {
     if (err instanceof GrantRefused) return fail("code_rejected");
     if (err instanceof InvalidProviderToken) {
-      ctx.log.error("identity provider returned a token that does not verify", err);
+      ctx.log.error("identity provider returned a token that does not verify", { err });
       return fail("invalid_token");
     }
     throw err;

@@ -7,13 +7,13 @@ import type { AddressInfo } from "node:net";
 import { memberships, organizations, userSelections, workspaces } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { createServiceTokens } from "@ams/shared";
+import { SERVICE_TOKEN_HEADER } from "@ams/shared/http";
 import { createTenantApp } from "@ams/tenant";
 import { serve } from "@hono/node-server";
 import { createControlApp } from "../../src/app.ts";
 import { createLocalUser } from "../../src/auth/create-user.ts";
 import { parseEnv } from "../../src/env.ts";
 import { createHttpUpstream } from "../../src/gateway/http-upstream.ts";
-import { SERVICE_TOKEN_HEADER } from "../../src/gateway/upstream.ts";
 
 const iterations = Number(process.argv[2] ?? 3000);
 const database = await createTestDatabase("ams_bench");

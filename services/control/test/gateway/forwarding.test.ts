@@ -47,7 +47,17 @@ describe("forwarding to tenant", () => {
       platformAdmin: false,
       apiTokenId: null,
       pinnedWorkspaceId: null,
+      // Every forwarded request carries the caller's teams in the organization (none here).
+      teamIds: [],
     });
+  });
+
+  test("a request without an id gets one: the upstream sees the id the caller is answered with", async () => {
+    const res = await h.call("GET", "/api/elements", { as: ownerSession });
+    expect(res.status).toBe(200);
+    const id = res.headers.get("x-request-id");
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(h.recorder.last().headers.get("x-request-id")).toBe(id);
   });
 
   test("never forwards cookies or authorization, and replaces a client-sent service token", async () => {
@@ -174,11 +184,13 @@ describe("MCP", () => {
     }
   });
 
-  test("anything but a personal API token gets 401 with WWW-Authenticate: Bearer", async () => {
+  test("anything but a personal API token gets 401 with WWW-Authenticate: Bearer naming the OAuth metadata", async () => {
     for (const as of [null, ownerSession, { bearer: "ams_pat_0000000000000000000000000000000000000000" }]) {
       const res = await h.call("POST", "/mcp/", { as, body: {} });
       expect(res.status).toBe(401);
-      expect(res.headers.get("www-authenticate")).toBe("Bearer");
+      expect(res.headers.get("www-authenticate")).toMatch(
+        /^Bearer resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp\/"$/,
+      );
     }
   });
 });

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { memberships, organizations, userSelections, workspaces } from "@ams/db";
 import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
-import { createServiceTokens, type ServiceTokens } from "@ams/shared";
+import { createServiceTokens, type ServiceTokens, testLogger } from "@ams/shared";
 import { createControlApp } from "../../src/app.ts";
 import { createLocalUser } from "../../src/auth/create-user.ts";
-import type { HealthChecks } from "../../src/deps.ts";
+import type { HealthChecks } from "../../src/context.ts";
 import { type ControlEnv, parseEnv } from "../../src/env.ts";
 import type { Upstream } from "../../src/gateway/upstream.ts";
 import { createTestClock, type TestClock } from "./clock.ts";
@@ -37,7 +37,7 @@ export async function createHarness(opts: HarnessOptions = {}) {
     clock: clock.now,
     upstreams: { tenant, mcp },
     health: opts.health,
-    log: { error: () => {} },
+    log: testLogger("control"),
   });
   const { db } = database;
   let ip = 0;

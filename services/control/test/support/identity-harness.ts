@@ -1,3 +1,4 @@
+import { memoryLogger } from "@ams/shared";
 import { createControlApp } from "../../src/app.ts";
 import { createLocalUser } from "../../src/auth/create-user.ts";
 import type { ControlDeps } from "../../src/deps.ts";
@@ -15,14 +16,14 @@ export type IdentityHarnessOptions = {
  */
 export async function createIdentityHarness(opts: IdentityHarnessOptions = {}) {
   const base = await createHarness({ env: opts.env });
-  const logged: { message: string; err: unknown }[] = [];
+  const log = memoryLogger("control");
   const app = createControlApp({
     database: base.database,
     tokens: base.tokens,
     env: base.env,
     clock: base.clock.now,
     upstreams: { tenant: base.recorder },
-    log: { error: (message, err) => logged.push({ message, err }) },
+    log,
     ...opts.deps?.(base),
   });
 
@@ -53,7 +54,9 @@ export async function createIdentityHarness(opts: IdentityHarnessOptions = {}) {
     ...base,
     app,
     call,
-    logged,
+    get logged() {
+      return log.records.map((r) => ({ message: r.msg, err: r.err }));
+    },
     /** A local account whose e-mail address is verified (the harness's own users are unverified). */
     async verifiedUser(username: string, email = `${username}@test.example`): Promise<TestUser> {
       const password = `${username}-secret-pw-123`;

@@ -1,5 +1,6 @@
 import type { ServiceAudience, ServiceClaims, ServiceTokens } from "@ams/shared";
-import { SERVICE_TOKEN_HEADER, type Upstream } from "../../src/gateway/upstream.ts";
+import { SERVICE_TOKEN_HEADER } from "@ams/shared/http";
+import type { Upstream } from "../../src/gateway/upstream.ts";
 
 export type RecordedCall = { method: string; url: URL; headers: Headers; body: string; claims: ServiceClaims | null };
 

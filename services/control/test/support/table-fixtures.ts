@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { apiTokens, invitations, memberships, organizations, users } from "@ams/db";
+import { apiTokens, invitations, memberships, organizations, teamMembers, teams, users } from "@ams/db";
 import { eq } from "drizzle-orm";
 import { sha256Hex } from "../../src/auth/secrets.ts";
 import type { Credentials, Harness } from "./harness.ts";
@@ -70,6 +70,13 @@ export function createFixtures(h: Harness, ownerToken: string) {
       if (res.status !== 201) throw new Error(`fixture dashboard: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { dashboardId: string }).dashboardId;
     },
+    /** A dashboard that has been soft-deleted (what restore brings back). */
+    async deletedDashboard() {
+      const id = await f.dashboard();
+      const res = await h.call("DELETE", `/api/dashboards/${id}`, { as });
+      if (res.status !== 204) throw new Error(`fixture deleted dashboard: ${res.status} ${await res.text()}`);
+      return id;
+    },
     propertyDefinition: () => post("/api/property-definitions", { name: unique("P"), type: "string" }),
     async workspace(org: string) {
       return (await h.workspace(org, unique("W"))).id;
@@ -90,6 +97,16 @@ export function createFixtures(h: Harness, ownerToken: string) {
       const acct = await f.account();
       await h.db.insert(memberships).values({ organizationId: org, userId: acct.id, role });
       return acct.id;
+    },
+    async team(org: string) {
+      const [row] = await h.db
+        .insert(teams)
+        .values({ organizationId: org, name: unique("T") })
+        .returning();
+      return row.id;
+    },
+    async teamMember(team: string, userId: string) {
+      await h.db.insert(teamMembers).values({ teamId: team, userId });
     },
     async token(userId: string, org: string) {
       const [row] = await h.db

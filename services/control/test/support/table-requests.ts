@@ -19,6 +19,7 @@ export const requests: Record<string, Builder> = {
   "GET /api/docs/assets/docs-init.js": async () => p("/api/docs/assets/docs-init.js"),
   "GET /api/docs/assets/:file": async () => p("/api/docs/assets/swagger-ui.css"),
   "GET /api/plugins/:pluginSlug/icons/:iconSlug": async () => p("/api/plugins/some-pack/icons/some-icon"),
+  "GET /api/auth/options": async () => p("/api/auth/options"),
   "POST /api/auth/local/login": async (f) => {
     const acct = await f.localAccount();
     return p("/api/auth/local/login", { username: acct.username, password: acct.password });
@@ -39,6 +40,29 @@ export const requests: Record<string, Builder> = {
   "PUT /api/organizations/:id": async (_f, c) => p(`/api/organizations/${c.home.org}`, { name: "Renamed Org" }),
   "POST /api/organizations/:id/activate": async (_f, c) => p(`/api/organizations/${c.home.org}/activate`),
   "GET /api/organizations/:id/members": async (_f, c) => p(`/api/organizations/${c.home.org}/members`),
+  "GET /api/organizations/:id/teams": async (_f, c) => p(`/api/organizations/${c.home.org}/teams`),
+  "POST /api/organizations/:id/teams": async (_f, c) =>
+    p(`/api/organizations/${c.home.org}/teams`, { name: `Team ${crypto.randomUUID()}` }),
+  "PUT /api/organizations/:id/teams/:teamId": async (f, c, real) =>
+    p(`/api/organizations/${c.home.org}/teams/${real ? await f.team(c.home.org) : missing}`, {
+      name: `Team ${crypto.randomUUID()}`,
+    }),
+  "DELETE /api/organizations/:id/teams/:teamId": async (f, c, real) =>
+    p(`/api/organizations/${c.home.org}/teams/${real ? await f.team(c.home.org) : missing}`),
+  "PUT /api/organizations/:id/teams/:teamId/members/:userId": async (f, c, real) =>
+    p(
+      `/api/organizations/${c.home.org}/teams/${real ? await f.team(c.home.org) : missing}/members/${real ? await f.member(c.home.org) : missing}`,
+    ),
+  "DELETE /api/organizations/:id/teams/:teamId/members/:userId": async (f, c, real) => {
+    if (!real) return p(`/api/organizations/${c.home.org}/teams/${missing}/members/${missing}`);
+    const team = await f.team(c.home.org);
+    const user = await f.member(c.home.org);
+    await f.teamMember(team, user);
+    return p(`/api/organizations/${c.home.org}/teams/${team}/members/${user}`);
+  },
+  "GET /api/workspaces/:id/teams": async (_f, c) => p(`/api/workspaces/${c.home.ws}/teams`),
+  "PUT /api/workspaces/:id/teams": async (f, c, real) =>
+    p(`/api/workspaces/${real ? await f.workspace(c.home.org) : c.home.ws}/teams`, { team_ids: [] }),
   "POST /api/organizations/:id/members": async (f, c, real) =>
     p(`/api/organizations/${c.home.org}/members`, {
       username: real ? (await f.account()).username : "x",
@@ -124,6 +148,7 @@ export const requests: Record<string, Builder> = {
   "DELETE /api/elements/:id": async (f, _c, real) => p(`/api/elements/${real ? await f.element() : missing}`),
   "GET /api/elements/:id/relationships": async (f, _c, real) =>
     p(`/api/elements/${real ? await f.element() : missing}/relationships`),
+  "GET /api/folders": async () => p("/api/folders"),
   "GET /api/elements/:id/views": async (f, _c, real) => p(`/api/elements/${real ? await f.element() : missing}/views`),
   "GET /api/relationships/types": async () => p("/api/relationships/types"),
   "GET /api/relationships": async () => p("/api/relationships"),
@@ -145,7 +170,8 @@ export const requests: Record<string, Builder> = {
   "PUT /api/views/:id": async (f, _c, real) => p(`/api/views/${real ? await f.view() : missing}`, { name: "Renamed" }),
   "DELETE /api/views/:id": async (f, _c, real) => p(`/api/views/${real ? await f.view() : missing}`),
   "GET /api/views/:id/image": async (f, _c, real) =>
-    p(`/api/views/${real ? await f.view() : missing}/image?format=svg`),
+    // The PNG drawn on the server: the role matrix runs the rasterizer, not only the SVG.
+    p(`/api/views/${real ? await f.view() : missing}/image?format=png&scale=0.5`),
   "POST /api/views/:id/nodes": async (f, _c, real) =>
     real
       ? p(`/api/views/${await f.view()}/nodes`, { element_id: await f.element() })
@@ -195,6 +221,8 @@ export const requests: Record<string, Builder> = {
     p(`/api/dashboards/${real ? await f.dashboard() : missing}`, dashboardDefinition("Table v2")),
   "DELETE /api/dashboards/:dashboardId": async (f, _c, real) =>
     p(`/api/dashboards/${real ? await f.dashboard() : missing}`),
+  "POST /api/dashboards/:dashboardId/restore": async (f, _c, real) =>
+    p(`/api/dashboards/${real ? await f.deletedDashboard() : missing}/restore`),
   "GET /api/dashboards/:dashboardId/panels/:panelInstanceId": async (f, _c, real) =>
     p(`/api/dashboards/${real ? await f.dashboard() : missing}/panels/names`),
   "GET /api/panel-visualizations": async () => p("/api/panel-visualizations"),

@@ -1,10 +1,8 @@
-import { AppError, findUnstorableText, toProblem, unstorableTextError } from "@ams/shared";
+import { AppError, findUnstorableText, type Logger, toProblem, unstorableTextError, zodFieldErrors } from "@ams/shared";
 import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { ToolCall } from "./define.ts";
 import { TOOL_BY_NAME } from "./index.ts";
-
-export type Logger = (err: unknown) => void;
 
 /**
  * Runs one tools/call. An unknown tool is a protocol error (JSON-RPC -32602). Arguments that do not fit the tool's
@@ -24,14 +22,14 @@ export async function callTool(call: ToolCall, name: string, args: unknown, log:
   try {
     return await tool.run(call, parsed.data);
   } catch (err) {
-    if (toProblem(err).status === 500) log(err);
+    if (toProblem(err).status === 500) log.error("tool failed", { tool: name, err });
     return refusal(err);
   }
 }
 
 /** A refusal as a tool error result whose text is exactly the `detail` REST would answer. */
 function refusal(err: unknown): CallToolResult {
-  const problem = toProblem(err);
+  const problem = toProblem(err, "mcp");
   return {
     content: [{ type: "text", text: problem.detail }],
     isError: true,
@@ -48,10 +46,7 @@ function refusal(err: unknown): CallToolResult {
 
 /** Field paths and messages as REST's 422 words them, in the message and as data. */
 function invalidArguments(tool: string, error: z.ZodError): AppError {
-  const errors = error.issues.slice(0, 20).map((i) => {
-    const keys = i.code === "unrecognized_keys" ? ` (${i.keys.slice(0, 20).join(", ")})` : "";
-    return { path: i.path.join(".") || "(root)", message: `${i.message}${keys}` };
-  });
+  const errors = zodFieldErrors(error);
   const detail = errors.map((e) => `${e.path}: ${e.message}`).join("; ");
   return new AppError("VALIDATION", `Invalid arguments for ${tool}: ${detail}`, { errors });
 }

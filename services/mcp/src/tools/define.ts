@@ -1,10 +1,13 @@
-import type { RequestContext } from "@ams/model";
+import type { GraphProvider, RequestContext } from "@ams/model";
 import type { ServiceClaims } from "@ams/shared";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 
-/** What one tool call runs with: the same RequestContext the tenant builds, plus the verified claims. */
-export type ToolCall = { ctx: RequestContext; claims: ServiceClaims };
+/**
+ * What one tool call runs with: the same RequestContext the tenant builds, the verified claims, and the graph
+ * (explore, dashboards, rebuilds; absent when the deployment has no Neo4j).
+ */
+export type ToolCall = { ctx: RequestContext; claims: ServiceClaims; graph?: GraphProvider };
 
 type Hints = Required<Pick<ToolAnnotations, "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint">>;
 

@@ -4,11 +4,15 @@ import {
   deleteElement,
   getElement,
   getElementRelationships,
+  getElementViews,
   ListElementsQuery,
+  ListShape,
   listElements,
   listElementTypes,
+  shapeItems,
   UpdateElementInput,
   updateElement,
+  ViewReferences,
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
@@ -21,6 +25,8 @@ const elementFields = {
   properties:
     "Property values keyed by the name of an existing property definition (see list_property_definitions; create one first with create_property_definition); null removes a value",
 } as const;
+
+const ELEMENT_SHAPE = ListShape(["type", "name", "documentation", "properties"] as const, ["type", "name"]);
 
 export const elementTools = [
   defineTool({
@@ -37,16 +43,23 @@ export const elementTools = [
     title: "List elements",
     description:
       "Elements of the active workspace in model order, optionally filtered by type and by a case-insensitive name substring. " +
-      "Large models are paged: at most `limit` elements are returned and `omitted` tells how many more match.",
+      "Large models are paged: at most `limit` elements are returned and `omitted` tells how many more match. " +
+      "`summary: true` (id, type, name) or `fields` keeps answers small; documentation is cut at 1,000 characters.",
     input: described(ListElementsQuery, {
       type: "Only elements of this ArchiMate type, e.g. ApplicationComponent or 'Application Component'",
       name: "Only elements whose name contains this text (case-insensitive)",
-    }).extend({ limit: Limit, offset: Offset }),
+    })
+      .extend({ limit: Limit, offset: Offset })
+      .extend(ELEMENT_SHAPE.shape),
     output: ElementList,
     annotations: READ,
-    run: async ({ ctx }, { limit, offset, ...query }) => {
+    run: async ({ ctx }, { limit, offset, fields, summary, ...query }) => {
       const { items, total, omitted } = page(await listElements({ ctx, input: query }), offset, limit);
-      return data({ elements: items, total, omitted });
+      return data({
+        elements: shapeItems(items, { fields, summary, summaryFields: ["type", "name"] }),
+        total,
+        omitted,
+      });
     },
   }),
   defineTool({
@@ -109,5 +122,14 @@ export const elementTools = [
     annotations: READ,
     run: async ({ ctx }, { element_id }) =>
       data({ relationships: await getElementRelationships({ ctx, input: { id: element_id } }) }),
+  }),
+  defineTool({
+    name: "get_element_views",
+    title: "Views showing an element",
+    description: "The views (diagrams) that show the element in at least one node, in model order.",
+    input: z.strictObject({ element_id: ElementId }),
+    output: ViewReferences,
+    annotations: READ,
+    run: async ({ ctx }, { element_id }) => data({ views: await getElementViews({ ctx, input: { id: element_id } }) }),
   }),
 ];

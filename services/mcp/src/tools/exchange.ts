@@ -1,9 +1,9 @@
-import { exportModel, importModel } from "@ams/model";
+import { exportModel, ImportResult, importModel } from "@ams/model";
 import { z } from "zod";
 import { data, defineTool, READ, UPDATE } from "./define.ts";
 
 /** 50 MiB: the same ceiling as the request body, so any body that gets through can carry a model. */
-const MAX_XML = 50 * 1024 * 1024;
+export const MAX_XML = 50 * 1024 * 1024;
 
 export const exchangeTools = [
   defineTool({
@@ -31,15 +31,7 @@ export const exchangeTools = [
           'The complete Open Exchange XML document (<model xmlns="http://www.opengroup.org/xsd/archimate/3.0/">...)',
         ),
     }),
-    output: z.object({
-      elements: z.number().int(),
-      relationships: z.number().int(),
-      views: z.number().int(),
-      property_definitions: z.number().int(),
-      warnings: z
-        .array(z.object({ path: z.string(), message: z.string() }))
-        .describe("Parts of the document that were skipped or adjusted on import"),
-    }),
+    output: ImportResult,
     annotations: UPDATE,
     run: async ({ ctx }, { xml }) => data(await importModel({ ctx, input: { xml } })),
   }),

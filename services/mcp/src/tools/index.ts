@@ -1,30 +1,94 @@
+import { inWorkspace } from "@ams/model";
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { AnyTool } from "./define.ts";
+import { arrangeTools } from "./arrange.ts";
+import type { AnyTool, ToolCall } from "./define.ts";
 import { elementTools } from "./elements.ts";
 import { exchangeTools } from "./exchange.ts";
+import { WorkspaceId } from "./fields.ts";
+import { graphTools } from "./graph.ts";
+import { metamodelTools } from "./metamodel.ts";
 import { propertyDefinitionTools } from "./property-definitions.ts";
 import { relationshipTools } from "./relationships.ts";
 import { viewContentTools } from "./view-contents.ts";
 import { viewTools } from "./views.ts";
 import { workspaceTools } from "./workspace.ts";
 
-/** The 37 tools of SPEC.md "MCP endpoint". */
-export const TOOLS: readonly AnyTool[] = [
+/** The 37 tools of SPEC.md "MCP endpoint", and those issue 14 added for assistants. */
+const DEFINED: readonly AnyTool[] = [
   ...workspaceTools,
+  ...metamodelTools,
   ...elementTools,
   ...relationshipTools,
   ...viewTools,
   ...viewContentTools,
+  ...arrangeTools,
   ...propertyDefinitionTools,
   ...exchangeTools,
+  ...graphTools,
 ];
+
+/** Tools about the organization or the metamodel, not one workspace's model: they take no workspace_id. */
+const NOT_IN_A_WORKSPACE = new Set([
+  "list_workspaces",
+  "activate_workspace",
+  "create_workspace",
+  "list_viewpoints",
+  "list_metamodel_element_types",
+  "get_allowed_relationships",
+  "save_model",
+  "list_dashboards",
+]);
+
+const WorkspaceArgument = WorkspaceId.optional().describe(
+  "Workspace for this call only (default: the active one); the user's active workspace stays as it is",
+);
+
+/** A model tool that also takes an optional workspace_id: the call runs on that workspace, nothing is switched. */
+function withWorkspaceArgument(tool: AnyTool): AnyTool {
+  return {
+    ...tool,
+    input: tool.input.extend({ workspace_id: WorkspaceArgument }),
+    run: async (call: ToolCall, args: Record<string, unknown>) => {
+      const { workspace_id, ...rest } = args as { workspace_id?: string };
+      if (workspace_id === undefined) return tool.run(call, rest);
+      return tool.run({ ...call, ctx: await inWorkspace(call.ctx, workspace_id) }, rest);
+    },
+  };
+}
+
+export const TOOLS: readonly AnyTool[] = DEFINED.map((t) =>
+  NOT_IN_A_WORKSPACE.has(t.name) ? t : withWorkspaceArgument(t),
+);
 
 export const TOOL_BY_NAME: ReadonlyMap<string, AnyTool> = new Map(TOOLS.map((t) => [t.name, t]));
 if (TOOL_BY_NAME.size !== TOOLS.length) throw new Error("duplicate MCP tool name");
 
 const jsonSchema = (schema: z.ZodType, io: "input" | "output") =>
-  z.toJSONSchema(schema, { target: "draft-7", io }) as ListedTool["inputSchema"];
+  portable(z.toJSONSchema(schema, { target: "draft-7", io })) as ListedTool["inputSchema"];
+
+/**
+ * The same schema in the spelling the most clients understand (the MCP Inspector's --strict portability check):
+ * a `type` list becomes `anyOf` branches of one type each (dialects such as Gemini's take a single type), and an
+ * open object's `additionalProperties: {}` becomes `true`. Validation is unchanged.
+ */
+function portable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portable);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "type" && Array.isArray(value) && !("anyOf" in node)) {
+      out.anyOf = value.map((type) => ({ type }));
+    } else if (key === "additionalProperties" && isEmptyObject(value)) {
+      out[key] = true;
+    } else {
+      out[key] = portable(value);
+    }
+  }
+  return out;
+}
+
+const isEmptyObject = (v: unknown) => !!v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0;
 
 /**
  * Clients validate structuredContent against outputSchema, so an answer that gains a field must not break them:

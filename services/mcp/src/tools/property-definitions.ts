@@ -14,7 +14,9 @@ import { DefinitionList, PropertyDefinition } from "./outputs.ts";
 
 const definitionFields = {
   name: "Property name, unique in the workspace (case-insensitive), e.g. 'Owner' or 'Lifecycle'",
-  type: "Value type: string (default), boolean, date, number or enumeration",
+  type: "Value type: string (default), boolean, date, number or enumeration (give allowed_values with it)",
+  allowed_values:
+    "enumeration only: the values it allows, e.g. ['Plan', 'Build', 'Run']; a new list is checked against the stored values",
 } as const;
 
 export const propertyDefinitionTools = [
@@ -32,7 +34,7 @@ export const propertyDefinitionTools = [
   defineTool({
     name: "get_property_definition",
     title: "Get a property definition",
-    description: "One property definition with its type and is_system flag.",
+    description: "One property definition with its type, allowed values (enumerations) and is_system flag.",
     input: z.strictObject({ definition_id: DefinitionId }),
     output: PropertyDefinition,
     annotations: READ,

@@ -3,11 +3,15 @@ import {
   createRelationship,
   deleteRelationship,
   getRelationship,
+  getRelationshipViews,
   ListRelationshipsQuery,
+  ListShape,
   listRelationships,
   listRelationshipTypes,
+  shapeItems,
   UpdateRelationshipInput,
   updateRelationship,
+  ViewReferences,
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
@@ -26,6 +30,21 @@ const relationshipFields = {
   properties: "Property values keyed by the name of an existing property definition; null removes a value",
 } as const;
 
+const RELATIONSHIP_SHAPE = ListShape(
+  [
+    "type",
+    "source",
+    "target",
+    "name",
+    "documentation",
+    "is_directed",
+    "access_type",
+    "influence_strength",
+    "properties",
+  ] as const,
+  ["type", "source", "target"],
+);
+
 export const relationshipTools = [
   defineTool({
     name: "list_relationship_types",
@@ -41,17 +60,21 @@ export const relationshipTools = [
     title: "List relationships",
     description:
       "Relationships of the active workspace in model order, optionally filtered by type, source and target. " +
-      "At most `limit` are returned; `omitted` tells how many more match.",
+      "At most `limit` are returned; `omitted` tells how many more match. `summary: true` (id, type, source, " +
+      "target) or `fields` keeps answers small; documentation is cut at 1,000 characters.",
     input: described(ListRelationshipsQuery, {
       type: `Only relationships of this type (${TYPES})`,
       source_id: "Only relationships whose source is this element (or relationship) id",
       target_id: "Only relationships whose target is this element (or relationship) id",
-    }).extend({ limit: Limit, offset: Offset }),
+    })
+      .extend({ limit: Limit, offset: Offset })
+      .extend(RELATIONSHIP_SHAPE.shape),
     output: RelationshipList,
     annotations: READ,
-    run: async ({ ctx }, { limit, offset, ...query }) => {
+    run: async ({ ctx }, { limit, offset, fields, summary, ...query }) => {
       const { items, total, omitted } = page(await listRelationships({ ctx, input: query }), offset, limit);
-      return data({ relationships: items, total, omitted });
+      const shaped = shapeItems(items, { fields, summary, summaryFields: ["type", "source", "target"] });
+      return data({ relationships: shaped, total, omitted });
     },
   }),
   defineTool({
@@ -108,5 +131,15 @@ export const relationshipTools = [
       await deleteRelationship({ ctx, input: { id: relationship_id } });
       return text(`Deleted relationship '${relationship_id}' and the connections drawing it.`);
     },
+  }),
+  defineTool({
+    name: "get_relationship_views",
+    title: "Views drawing a relationship",
+    description: "The views (diagrams) that draw the relationship as a connection, in model order.",
+    input: z.strictObject({ relationship_id: RelationshipId }),
+    output: ViewReferences,
+    annotations: READ,
+    run: async ({ ctx }, { relationship_id }) =>
+      data({ views: await getRelationshipViews({ ctx, input: { id: relationship_id } }) }),
   }),
 ];

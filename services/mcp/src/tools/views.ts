@@ -3,14 +3,18 @@ import {
   createView,
   deleteView,
   getView,
+  ListShape,
   listViews,
-  renderView,
+  renderViewImage,
+  shapeItems,
+  summaryText,
   UpdateViewInput,
   updateView,
+  ViewPictureSummary,
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
-import { described, ViewId } from "./fields.ts";
+import { described, Limit, Offset, page, ViewId } from "./fields.ts";
 import { ViewDetail, ViewList, ViewSummary } from "./outputs.ts";
 
 const viewFields = {
@@ -20,15 +24,25 @@ const viewFields = {
   properties: "Property values keyed by the name of an existing property definition; null removes a value",
 } as const;
 
+/** Longest side of a PNG drawn without a scale: what common LLM hosts pass on without shrinking it. */
+const FIT_PIXELS = 1568;
+
+const VIEW_SHAPE = ListShape(["name", "viewpoint", "documentation", "properties"] as const, ["name"]);
+
 export const viewTools = [
   defineTool({
     name: "list_views",
     title: "List views",
-    description: "Views (diagrams) of the active workspace in model order, without their contents.",
-    input: z.strictObject({}),
+    description:
+      "Views (diagrams) of the active workspace in model order, without their contents; paged like list_elements, " +
+      "`summary: true` gives id and name only.",
+    input: z.strictObject({ limit: Limit, offset: Offset }).extend(VIEW_SHAPE.shape),
     output: ViewList,
     annotations: READ,
-    run: async ({ ctx }) => data({ views: await listViews({ ctx }) }),
+    run: async ({ ctx }, { limit, offset, fields, summary }) => {
+      const { items, total, omitted } = page(await listViews({ ctx }), offset, limit);
+      return data({ views: shapeItems(items, { fields, summary, summaryFields: ["name"] }), total, omitted });
+    },
   }),
   defineTool({
     name: "get_view",
@@ -78,18 +92,51 @@ export const viewTools = [
   }),
   defineTool({
     name: "render_view",
-    title: "Render a view as SVG",
+    title: "Render a view as a picture",
     description:
-      "Renders a view in ArchiMate notation as an SVG image (returned as an image and as SVG text) to check layout and content.",
-    input: z.strictObject({ view_id: ViewId }),
+      "Draws a view in ArchiMate notation so you can look at it: a PNG image by default (format 'svg' gives the SVG " +
+      "document as text instead), with a short summary: how many elements it shows, which nodes overlap, and which " +
+      "relationships between the shown elements it does not draw.",
+    input: z.strictObject({
+      view_id: ViewId,
+      format: z.enum(["png", "svg"]).default("png").describe("png (default): an image; svg: the SVG document as text"),
+      scale: z
+        .number()
+        .min(0.1)
+        .max(4)
+        .optional()
+        .describe(
+          "PNG only: pixels per view unit, 0.1 to 4. Default: 1, or smaller for a view wider or taller than 1568 px " +
+            "(hosts shrink larger images anyway); give 1 or 2 to read small text in a large view",
+        ),
+    }),
+    output: ViewPictureSummary.extend({
+      format: z.string(),
+      scale: z.number().describe("The scale the PNG was drawn at"),
+      width: z.number().int().describe("Picture width in pixels (PNG) or view units (SVG)"),
+      height: z.number().int(),
+    }),
     annotations: READ,
-    run: async ({ ctx }, { view_id }) => {
-      const svg = await renderView({ ctx, input: { id: view_id } });
+    run: async ({ ctx }, { view_id, format, scale }) => {
+      const image = await renderViewImage({
+        ctx,
+        input: { id: view_id, format, scale, fit: FIT_PIXELS, summary: true },
+      });
+      const summary = image.summary!;
+      const structured = {
+        ...summary,
+        format: image.format,
+        scale: image.scale,
+        width: image.width,
+        height: image.height,
+      };
+      const picture =
+        typeof image.data === "string"
+          ? { type: "text" as const, text: image.data }
+          : { type: "image" as const, data: image.data.toString("base64"), mimeType: image.mimeType };
       return {
-        content: [
-          { type: "image", data: Buffer.from(svg, "utf8").toString("base64"), mimeType: "image/svg+xml" },
-          { type: "text", text: svg },
-        ],
+        content: [picture, { type: "text", text: summaryText(summary) }],
+        structuredContent: structured,
       };
     },
   }),

@@ -1,6 +1,16 @@
-import { activateWorkspace, getModelInfo, listViewpoints, listWorkspaces, saveModel } from "@ams/model";
+import {
+  activateWorkspace,
+  createWorkspace,
+  createWorkspaceFromXml,
+  getModelInfo,
+  ImportResult,
+  listViewpoints,
+  listWorkspaces,
+  saveModel,
+} from "@ams/model";
 import { z } from "zod";
-import { data, defineTool, READ, SWITCH } from "./define.ts";
+import { CREATE, data, defineTool, READ, SWITCH } from "./define.ts";
+import { MAX_XML } from "./exchange.ts";
 import { WorkspaceId } from "./fields.ts";
 import { ModelInfo, ViewpointList, Workspace, WorkspaceList } from "./outputs.ts";
 import { assertTokenReaches } from "./token-scope.ts";
@@ -30,8 +40,9 @@ export const workspaceTools = [
     name: "activate_workspace",
     title: "Switch workspace",
     description:
-      "Makes another workspace of your token's organization the active one: the following tool calls act on it " +
-      "(unless the token is restricted to a single workspace).",
+      "Switches the USER's active workspace (also what they see in the browser) to another workspace of your " +
+      "token's organization: the following tool calls act on it (unless the token is restricted to a single " +
+      "workspace). To work on another workspace without switching the user's, pass workspace_id to the tools instead.",
     input: z.strictObject({ workspace_id: WorkspaceId }),
     output: Workspace,
     annotations: SWITCH,
@@ -39,6 +50,34 @@ export const workspaceTools = [
       assertTokenReaches(call, workspace_id);
       return data(await activateWorkspace({ ctx: call.ctx, input: { id: workspace_id } }));
     },
+  }),
+  defineTool({
+    name: "create_workspace",
+    title: "Create a workspace",
+    description:
+      "Creates a workspace in your token's organization, empty or holding the model of an Open Exchange XML document " +
+      "(xml). It does not switch the user's active workspace unless activate is true: pass its id as workspace_id " +
+      "to the other tools to work in it.",
+    input: z.strictObject({
+      name: z.string().trim().min(1).max(200).describe("Workspace name"),
+      description: z.string().max(10_000).nullable().optional().describe("What the workspace is for"),
+      xml: z
+        .string()
+        .min(1)
+        .max(MAX_XML)
+        .optional()
+        .describe("An Open Exchange XML document to import into the new workspace (whole model)"),
+      activate: z
+        .boolean()
+        .default(false)
+        .describe("Also make it the user's active workspace (default false: the user's choice stays)"),
+    }),
+    output: Workspace.extend({ import: ImportResult.optional().describe("What the xml brought in") }),
+    annotations: CREATE,
+    run: async ({ ctx }, { xml, ...input }) =>
+      data(
+        xml ? await createWorkspaceFromXml({ ctx, input: { ...input, xml } }) : await createWorkspace({ ctx, input }),
+      ),
   }),
   defineTool({
     name: "list_viewpoints",

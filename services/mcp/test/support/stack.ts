@@ -1,11 +1,14 @@
 import type { AddressInfo } from "node:net";
 import { createControlApp, devDefaults, parseEnv, seedAccounts } from "@ams/control";
 import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
-import { createServiceTokens } from "@ams/shared";
+import { createGraphWorker, createMemoryQueue } from "@ams/graph";
+import type { GraphDeps } from "@ams/model";
+import { createServiceTokens, testLogger } from "@ams/shared";
 import { createTenantApp } from "@ams/tenant";
 import { serve } from "@hono/node-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { TestNeo4j } from "../../../../packages/graph/test/support/neo4j.ts";
 import { createMcpApp } from "../../src/index.ts";
 
 export const SECRET = "mcp-test-secret-mcp-test-secret-0123456789";
@@ -24,24 +27,47 @@ export type HttpResult = { status: number; headers: Headers; body: any; text: st
  * The product as a client meets it: control (the gateway) wired in-process to tenant and mcp, all behind one real
  * HTTP server on a random port, over a fresh real PostgreSQL database seeded with the demo accounts.
  */
-export async function startStack(opts: { mcpBodyLimit?: number } = {}) {
+export async function startStack(
+  opts: { mcpBodyLimit?: number; neo4j?: TestNeo4j["driver"]; env?: Record<string, string> } = {},
+) {
   const database: TestDatabase = await createTestDatabase("ams_mcp");
+  // With a Neo4j: graph features on, rebuilds run by a worker on an in-process queue (as standalone mode does).
+  const queue = opts.neo4j ? createMemoryQueue() : undefined;
+  const worker =
+    opts.neo4j && queue ? createGraphWorker({ database, neo4j: opts.neo4j, queue, graceMs: 700 }) : undefined;
+  await worker?.start();
+  const graph: GraphDeps | undefined =
+    opts.neo4j && queue ? { driver: opts.neo4j, queue, rebuildWaitMs: 60_000 } : undefined;
   const tokens = createServiceTokens(SECRET);
-  const quiet = process.env.TEST_LOG ? (e: unknown) => console.error(e) : () => {};
-  const tenant = createTenantApp({ database, tokens, log: quiet });
-  const mcp = createMcpApp({ database, tokens, log: quiet, bodyLimit: opts.mcpBodyLimit });
-  const env = parseEnv({ NODE_ENV: "test", DEMO_SEED: "true", TENANT_JWT_SECRET: SECRET });
+  const tenant = createTenantApp({ database, tokens, log: testLogger("tenant"), graph });
+  const mcp = createMcpApp({
+    database,
+    tokens,
+    log: testLogger("mcp"),
+    bodyLimit: opts.mcpBodyLimit,
+    graph,
+  });
+  // Listening first: the service's public address (PUBLIC_URL, which the OAuth metadata names) is this server's.
+  let handle: (request: Request) => Response | Promise<Response> = () => new Response("starting", { status: 503 });
+  const server = serve({ fetch: (request) => handle(request), port: 0, hostname: "127.0.0.1" });
+  await new Promise((resolve) => server.once("listening", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const env = parseEnv({
+    NODE_ENV: "test",
+    DEMO_SEED: "true",
+    TENANT_JWT_SECRET: SECRET,
+    PUBLIC_URL: base,
+    ...opts.env,
+  });
   await seedAccounts(database, env);
   const control = createControlApp({
     database,
     tokens,
     env,
     upstreams: { tenant: { fetch: async (r) => tenant.fetch(r) }, mcp: { fetch: async (r) => mcp.fetch(r) } },
-    log: { error: (_message, err) => quiet(err) },
+    log: testLogger("control"),
   });
-  const server = serve({ fetch: control.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise((resolve) => server.once("listening", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  handle = control.fetch;
 
   async function http(method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { ...init.headers };
@@ -106,6 +132,8 @@ export async function startStack(opts: { mcpBodyLimit?: number } = {}) {
   }
 
   async function close() {
+    await worker?.stop();
+    await queue?.close();
     await new Promise((resolve) => server.close(resolve));
     await database.drop();
   }

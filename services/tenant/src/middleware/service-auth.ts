@@ -1,11 +1,10 @@
 import type { Database } from "@ams/db";
 import { contextFromClaims, type RequestContext } from "@ams/model";
-import { AppError, type ServiceTokens } from "@ams/shared";
+import type { ServiceTokens } from "@ams/shared";
+import { type RequestIdVariables, SERVICE_TOKEN_HEADER, serviceClaimsOf } from "@ams/shared/http";
 import type { MiddlewareHandler } from "hono";
 
-export const SERVICE_TOKEN_HEADER = "x-ams-service-token";
-
-export type TenantEnv = { Variables: { ctx: RequestContext } };
+export type TenantEnv = { Variables: { ctx: RequestContext } & RequestIdVariables };
 
 /** The tenant trusts nothing but the inter-service JWT that the control gateway signed for this request. */
 export function verifyServiceToken(
@@ -15,10 +14,8 @@ export function verifyServiceToken(
 ): MiddlewareHandler<TenantEnv> {
   return async (c, next) => {
     if (isPublicPath(c.req.method, c.req.path)) return next();
-    const token = c.req.header(SERVICE_TOKEN_HEADER);
-    if (!token) throw new AppError("UNAUTHENTICATED", "This service accepts only requests forwarded by the gateway");
-    const claims = await tokens.verify(token, "tenant");
-    c.set("ctx", contextFromClaims(database, claims, resolveIcon));
+    const claims = await serviceClaimsOf(tokens, c.req.header(SERVICE_TOKEN_HEADER), "tenant");
+    c.set("ctx", { ...contextFromClaims(database, claims, resolveIcon), requestId: c.var.requestId });
     await next();
   };
 }

@@ -7,17 +7,22 @@ import {
   deleteDashboard,
   type GraphProvider,
   getDashboard,
+  JsonSchemaDocument,
   listDashboards,
   listDashboardsAdmin,
   PANEL_VISUALIZATIONS,
+  PanelVisualizationInfo,
   provisionDashboards,
+  restoreDashboard,
   runPanel,
   updateDashboard,
 } from "@ams/model";
+import type { Logger } from "@ams/shared";
+import { registerRoute } from "@ams/shared/http";
 import { createRoute, z } from "@hono/zod-openapi";
 import { QueryResult } from "./explore.ts";
 import { requireGraph } from "./graph.ts";
-import { jsonBody, jsonResponse, noContent, Ok, problemResponses, type TenantApp } from "./openapi.ts";
+import { jsonBody, jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
 
 const tags = ["Dashboards"];
 export const DEFAULT_DASHBOARDS_DIR = fileURLToPath(new URL("../../dashboards/", import.meta.url));
@@ -43,36 +48,38 @@ export type DashboardRouteDeps = {
   database: Database;
   graph?: GraphProvider;
   dashboardsDir?: string;
-  log?: (err: unknown) => void;
+  log: Logger;
 };
 
 /** Dashboards of the active organization plus the provisioned ones; provisioning starts with the app. */
 export function registerDashboardRoutes(app: TenantApp, deps: DashboardRouteDeps) {
   const provisioned = provisionDashboards(deps.database, deps.dashboardsDir ?? DEFAULT_DASHBOARDS_DIR);
-  provisioned.catch((err) => (deps.log ?? console.error)(err));
+  provisioned.catch((err) => deps.log.error("provisioning the dashboards failed", { err }));
   const ready = async () => {
     await provisioned;
   };
 
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/panel-visualizations",
       tags,
       operationId: "listPanelVisualizations",
-      responses: { 200: jsonResponse(z.array(Ok), "The panel visualizations"), ...problemResponses },
-    }),
-    (c) => c.json(PANEL_VISUALIZATIONS as unknown as Record<string, unknown>[], 200),
+      output: { schema: z.array(PanelVisualizationInfo), description: "The panel visualizations" },
+    },
+    async (_c) => [...PANEL_VISUALIZATIONS],
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/dashboards/schema",
       tags,
       operationId: "getDashboardSchema",
-      responses: { 200: jsonResponse(Ok, "JSON Schema of a DashboardDefinition"), ...problemResponses },
-    }),
-    (c) => c.json(dashboardJsonSchema() as Record<string, unknown>, 200),
+      output: { schema: JsonSchemaDocument, description: "JSON Schema of a DashboardDefinition" },
+    },
+    async (_c) => dashboardJsonSchema(),
   );
   app.openapi(
     createRoute({
@@ -103,16 +110,17 @@ export function registerDashboardRoutes(app: TenantApp, deps: DashboardRouteDeps
       return c.json(await listDashboards({ ctx: c.var.ctx, input: undefined }), 200);
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/dashboards",
       tags,
       operationId: "createDashboard",
-      request: jsonBody(DashboardDefinition),
-      responses: { 201: jsonResponse(Dashboard, "Created as revision 1"), ...problemResponses },
-    }),
-    async (c) => c.json(await createDashboard({ ctx: c.var.ctx, input: c.req.valid("json") }), 201),
+      body: DashboardDefinition,
+      output: { schema: Dashboard, status: 201, description: "Created as revision 1" },
+    },
+    (c, { body }) => createDashboard({ ctx: c.var.ctx, input: body }),
   );
   app.openapi(
     createRoute({
@@ -148,19 +156,33 @@ export function registerDashboardRoutes(app: TenantApp, deps: DashboardRouteDeps
       );
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "delete",
       path: "/api/dashboards/{dashboardId}",
       tags,
       operationId: "deleteDashboard",
+      params: DashboardParam,
+    },
+    async (c, { params }) => {
+      await ready();
+      await deleteDashboard({ ctx: c.var.ctx, input: params });
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/api/dashboards/{dashboardId}/restore",
+      tags,
+      operationId: "restoreDashboard",
+      description: "Lists a soft-deleted dashboard again, with all its revisions (404 when it is not deleted).",
       request: { params: DashboardParam },
-      responses: { 204: noContent, ...problemResponses },
+      responses: { 200: jsonResponse(Dashboard, "Restored, at its latest revision"), ...problemResponses },
     }),
     async (c) => {
       await ready();
-      await deleteDashboard({ ctx: c.var.ctx, input: c.req.valid("param") });
-      return c.body(null, 204);
+      return c.json(await restoreDashboard({ ctx: c.var.ctx, input: c.req.valid("param") }), 200);
     },
   );
   app.openapi(

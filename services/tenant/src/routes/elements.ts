@@ -13,8 +13,9 @@ import {
   UpdateElementInput,
   updateElement,
 } from "@ams/model";
-import { createRoute, z } from "@hono/zod-openapi";
-import { IdParam, jsonBody, jsonResponse, noContent, problemResponses, type TenantApp } from "./openapi.ts";
+import { registerRoute } from "@ams/shared/http";
+import { z } from "@hono/zod-openapi";
+import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Elements"];
 const ViewSummary = z.object({
@@ -25,98 +26,101 @@ const ViewSummary = z.object({
 });
 
 export function registerElementRoutes(app: TenantApp) {
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/elements/types",
       tags,
       operationId: "listElementTypes",
-      responses: { 200: jsonResponse(z.array(z.string()), "Sorted types present in the model"), ...problemResponses },
-    }),
-    async (c) => c.json(await listElementTypes({ ctx: c.var.ctx }), 200),
+      output: { schema: z.array(z.string()), description: "Sorted types present in the model" },
+    },
+    (c) => listElementTypes({ ctx: c.var.ctx }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/elements",
       tags,
       operationId: "listElements",
-      request: { query: ListElementsQuery },
-      responses: { 200: jsonResponse(z.array(Element), "Elements in model order"), ...problemResponses },
-    }),
-    async (c) => c.json(await listElements({ ctx: c.var.ctx, input: c.req.valid("query") }), 200),
+      query: ListElementsQuery,
+      output: { schema: z.array(Element), description: "Elements in model order" },
+    },
+    (c, { query }) => listElements({ ctx: c.var.ctx, input: query }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/elements/{id}",
       tags,
       operationId: "getElement",
-      request: { params: IdParam },
-      responses: { 200: jsonResponse(Element, "The element"), ...problemResponses },
-    }),
-    async (c) => c.json(await getElement({ ctx: c.var.ctx, input: c.req.valid("param") }), 200),
+      params: IdParam,
+      output: { schema: Element, description: "The element" },
+    },
+    (c, { params }) => getElement({ ctx: c.var.ctx, input: params }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/elements",
       tags,
       operationId: "createElement",
-      request: jsonBody(CreateElementInput),
-      responses: { 201: jsonResponse(Element, "Created"), ...problemResponses },
-    }),
-    async (c) => c.json(await createElement({ ctx: c.var.ctx, input: c.req.valid("json") }), 201),
+      body: CreateElementInput,
+      output: { schema: Element, status: 201, description: "Created" },
+    },
+    (c, { body }) => createElement({ ctx: c.var.ctx, input: body }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "put",
       path: "/api/elements/{id}",
       tags,
       operationId: "updateElement",
-      request: { params: IdParam, ...jsonBody(UpdateElementInput) },
-      responses: { 200: jsonResponse(Element, "Updated"), ...problemResponses },
-    }),
-    async (c) =>
-      c.json(await updateElement({ ctx: c.var.ctx, input: { ...c.req.valid("json"), ...c.req.valid("param") } }), 200),
+      params: IdParam,
+      body: UpdateElementInput,
+      output: { schema: Element, description: "Updated" },
+    },
+    (c, { params, body }) => updateElement({ ctx: c.var.ctx, input: { ...body, ...params } }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "delete",
       path: "/api/elements/{id}",
       tags,
       operationId: "deleteElement",
-      request: { params: IdParam },
-      responses: { 204: noContent, ...problemResponses },
-    }),
-    async (c) => {
-      await deleteElement({ ctx: c.var.ctx, input: c.req.valid("param") });
-      return c.body(null, 204);
+      params: IdParam,
+    },
+    async (c, { params }) => {
+      await deleteElement({ ctx: c.var.ctx, input: params });
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/elements/{id}/relationships",
       tags,
       operationId: "getElementRelationships",
-      request: { params: IdParam },
-      responses: {
-        200: jsonResponse(z.array(Relationship), "Relationships touching the element"),
-        ...problemResponses,
-      },
-    }),
-    async (c) => c.json(await getElementRelationships({ ctx: c.var.ctx, input: c.req.valid("param") }), 200),
+      params: IdParam,
+      output: { schema: z.array(Relationship), description: "Relationships touching the element" },
+    },
+    (c, { params }) => getElementRelationships({ ctx: c.var.ctx, input: params }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/elements/{id}/views",
       tags,
       operationId: "getElementViews",
-      request: { params: IdParam },
-      responses: { 200: jsonResponse(z.array(ViewSummary), "Views showing the element"), ...problemResponses },
-    }),
-    async (c) => c.json(await getElementViews({ ctx: c.var.ctx, input: c.req.valid("param") }), 200),
+      params: IdParam,
+      output: { schema: z.array(ViewSummary), description: "Views showing the element" },
+    },
+    (c, { params }) => getElementViews({ ctx: c.var.ctx, input: params }),
   );
 }

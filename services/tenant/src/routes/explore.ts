@@ -1,7 +1,8 @@
 import { explore, type GraphProvider } from "@ams/model";
-import { createRoute, z } from "@hono/zod-openapi";
+import { registerRoute } from "@ams/shared/http";
+import { z } from "@hono/zod-openapi";
 import { requireGraph } from "./graph.ts";
-import { jsonBody, jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
+import type { TenantApp } from "./openapi.ts";
 
 export const ExploreInput = z
   .object({
@@ -37,8 +38,9 @@ export const QueryResult = z
   .openapi("QueryResult");
 
 export function registerExploreRoutes(app: TenantApp, graph: GraphProvider) {
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/explore",
       tags: ["Graph"],
@@ -46,12 +48,9 @@ export function registerExploreRoutes(app: TenantApp, graph: GraphProvider) {
       description:
         "Runs one read-only Cypher query over the active workspace's graph. The query is parsed and rewritten so every node " +
         "pattern is confined to the workspace; writes, CALL, LOAD CSV, USE, SHOW and schema commands are refused with 422.",
-      request: jsonBody(ExploreInput),
-      responses: {
-        200: jsonResponse(QueryResult, "Columns and rows, plus the nodes and relationships in them"),
-        ...problemResponses,
-      },
-    }),
-    async (c) => c.json(await explore({ ctx: c.var.ctx, input: c.req.valid("json"), graph: requireGraph(graph) }), 200),
+      body: ExploreInput,
+      output: { schema: QueryResult, description: "Columns and rows, plus the nodes and relationships in them" },
+    },
+    (c, { body }) => explore({ ctx: c.var.ctx, input: body, graph: requireGraph(graph) }),
   );
 }

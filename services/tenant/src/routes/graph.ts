@@ -1,23 +1,13 @@
-import { ENABLE_GRAPH_HINT } from "@ams/graph-worker";
-import { type GraphDeps, type GraphProvider, getRebuildJob, requestRebuild } from "@ams/model";
-import { AppError } from "@ams/shared";
+import { requireGraph } from "@ams/graph";
+import { type GraphProvider, getRebuildJob, requestRebuild } from "@ams/model";
+import { registerRoute } from "@ams/shared/http";
 import { createRoute, z } from "@hono/zod-openapi";
 import { jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
 
 const tags = ["Graph"];
 
-/**
- * The graph deps of a request, or 503: saying how to enable graph features when no Neo4j is configured, or why the
- * graph is not ready yet (a local Neo4j still starting, or one that failed to start).
- */
-export function requireGraph(graph: GraphProvider): GraphDeps {
-  if (!graph)
-    throw new AppError("UNAVAILABLE", `Graph features are not enabled on this deployment. ${ENABLE_GRAPH_HINT}`);
-  if ("driver" in graph) return graph;
-  const ready = graph.get();
-  if (!ready) throw new AppError("UNAVAILABLE", graph.unavailable());
-  return ready;
-}
+/** Shared with the MCP tools: one wording of "graph not enabled / not ready". */
+export { requireGraph };
 
 export const GraphJob = z
   .object({
@@ -68,22 +58,21 @@ export function registerGraphRoutes(app: TenantApp, graph: GraphProvider) {
       return c.json(job, status);
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/export/neo4j/jobs/{jobId}",
       tags,
       operationId: "getGraphJob",
-      request: {
-        params: z.object({
-          jobId: z
-            .string()
-            .max(100)
-            .openapi({ param: { name: "jobId", in: "path" } }),
-        }),
-      },
-      responses: { 200: jsonResponse(GraphJob, "The rebuild job"), ...problemResponses },
-    }),
-    async (c) => c.json(await getRebuildJob({ ctx: c.var.ctx, input: c.req.valid("param") }), 200),
+      params: z.object({
+        jobId: z
+          .string()
+          .max(100)
+          .openapi({ param: { name: "jobId", in: "path" } }),
+      }),
+      output: { schema: GraphJob, description: "The rebuild job" },
+    },
+    (c, { params }) => getRebuildJob({ ctx: c.var.ctx, input: params }),
   );
 }

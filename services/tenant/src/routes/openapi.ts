@@ -45,4 +45,3 @@ export const IdParam = z.object({
     .max(200)
     .openapi({ param: { name: "id", in: "path" } }),
 });
-export const Ok = z.object({}).passthrough();

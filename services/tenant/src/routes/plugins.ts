@@ -6,15 +6,19 @@ import {
   listEnabledPlugins,
   listPlatformPlugins,
   type PackIcon,
+  PluginDetail,
   type PluginRegistry,
+  PluginSummary,
+  PublicPlugin,
   previewPluginIcon,
   setPluginEnabled,
 } from "@ams/model";
 import { AppError } from "@ams/shared";
+import { registerRoute } from "@ams/shared/http";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { TenantEnv } from "../middleware/service-auth.ts";
-import { jsonBody, jsonResponse, Ok, problemResponses, type TenantApp } from "./openapi.ts";
+import { jsonBody, jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
 
 export type { PluginRegistry };
 
@@ -71,32 +75,31 @@ export function registerPluginRoutes(app: TenantApp, deps: { database: Database;
     await next();
   });
 
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/platform/plugins",
       tags,
       operationId: "listPlatformPlugins",
-      responses: {
-        200: jsonResponse(
-          z.array(Ok),
-          "Every plugin found at start-up: name, version, icon_count, enabled, type, placeholder",
-        ),
-        ...problemResponses,
+      output: {
+        schema: z.array(PluginSummary),
+        description: "Every plugin found at start-up: name, version, icon_count, enabled, type, placeholder",
       },
-    }),
-    (c) => c.json(listPlatformPlugins({ ctx: c.var.ctx, plugins }), 200),
+    },
+    async (c) => listPlatformPlugins({ ctx: c.var.ctx, plugins }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/platform/plugins/{slug}",
       tags,
       operationId: "getPlatformPlugin",
-      request: { params: PluginParam },
-      responses: { 200: jsonResponse(Ok, "The plugin with its type and full icon list"), ...problemResponses },
-    }),
-    (c) => c.json(getPlatformPlugin({ ctx: c.var.ctx, plugins, input: c.req.valid("param") }), 200),
+      params: PluginParam,
+      output: { schema: PluginDetail, description: "The plugin with its type and full icon list" },
+    },
+    async (c, { params }) => getPlatformPlugin({ ctx: c.var.ctx, plugins, input: params }),
   );
   app.openapi(
     createRoute({
@@ -105,7 +108,7 @@ export function registerPluginRoutes(app: TenantApp, deps: { database: Database;
       tags,
       operationId: "setPluginEnabled",
       request: { params: PluginParam, ...jsonBody(SetEnabledInput) },
-      responses: { 200: jsonResponse(Ok, "The plugin after the change"), ...problemResponses },
+      responses: { 200: jsonResponse(PluginSummary, "The plugin after the change"), ...problemResponses },
     }),
     async (c) => {
       const input = { ...c.req.valid("param"), ...c.req.valid("json") };
@@ -128,18 +131,16 @@ export function registerPluginRoutes(app: TenantApp, deps: { database: Database;
     (c) => svgIcon(c, previewPluginIcon({ ctx: c.var.ctx, plugins, input: c.req.valid("param") }), "private, no-cache"),
   );
 
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/plugins",
       tags,
       operationId: "listPlugins",
-      responses: {
-        200: jsonResponse(z.array(Ok), "Enabled icon packs with their icons: slug, name, url"),
-        ...problemResponses,
-      },
-    }),
-    (c) => c.json(listEnabledPlugins({ ctx: c.var.ctx, plugins }), 200),
+      output: { schema: z.array(PublicPlugin), description: "Enabled icon packs with their icons: slug, name, url" },
+    },
+    async (c) => listEnabledPlugins({ ctx: c.var.ctx, plugins }),
   );
   app.openapi(
     createRoute({

@@ -4,75 +4,77 @@ import {
   deletePropertyDefinition,
   getPropertyDefinition,
   listPropertyDefinitions,
+  PropertyDefinition,
   UpdatePropertyDefinitionInput,
   updatePropertyDefinition,
 } from "@ams/model";
-import { createRoute, z } from "@hono/zod-openapi";
-import { IdParam, jsonBody, jsonResponse, noContent, problemResponses, type TenantApp } from "./openapi.ts";
+import { registerRoute } from "@ams/shared/http";
+import { z } from "@hono/zod-openapi";
+import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Property definitions"];
-const Definition = z.object({ id: z.string(), name: z.string(), type: z.string(), is_system: z.boolean() });
+const Definition = PropertyDefinition;
 
 export function registerPropertyDefinitionRoutes(app: TenantApp) {
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/property-definitions",
       tags,
       operationId: "listPropertyDefinitions",
-      responses: { 200: jsonResponse(z.array(Definition), "Definitions in model order"), ...problemResponses },
-    }),
-    async (c) => c.json(await listPropertyDefinitions({ ctx: c.var.ctx }), 200),
+      output: { schema: z.array(Definition), description: "Definitions in model order" },
+    },
+    (c) => listPropertyDefinitions({ ctx: c.var.ctx }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/property-definitions/{id}",
       tags,
       operationId: "getPropertyDefinition",
-      request: { params: IdParam },
-      responses: { 200: jsonResponse(Definition, "The definition"), ...problemResponses },
-    }),
-    async (c) => c.json(await getPropertyDefinition({ ctx: c.var.ctx, input: c.req.valid("param") }), 200),
+      params: IdParam,
+      output: { schema: Definition, description: "The definition" },
+    },
+    (c, { params }) => getPropertyDefinition({ ctx: c.var.ctx, input: params }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/property-definitions",
       tags,
       operationId: "createPropertyDefinition",
-      request: jsonBody(CreatePropertyDefinitionInput),
-      responses: { 201: jsonResponse(Definition, "Created"), ...problemResponses },
-    }),
-    async (c) => c.json(await createPropertyDefinition({ ctx: c.var.ctx, input: c.req.valid("json") }), 201),
+      body: CreatePropertyDefinitionInput,
+      output: { schema: Definition, status: 201, description: "Created" },
+    },
+    (c, { body }) => createPropertyDefinition({ ctx: c.var.ctx, input: body }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "put",
       path: "/api/property-definitions/{id}",
       tags,
       operationId: "updatePropertyDefinition",
-      request: { params: IdParam, ...jsonBody(UpdatePropertyDefinitionInput) },
-      responses: { 200: jsonResponse(Definition, "Updated"), ...problemResponses },
-    }),
-    async (c) =>
-      c.json(
-        await updatePropertyDefinition({ ctx: c.var.ctx, input: { ...c.req.valid("json"), ...c.req.valid("param") } }),
-        200,
-      ),
+      params: IdParam,
+      body: UpdatePropertyDefinitionInput,
+      output: { schema: Definition, description: "Updated" },
+    },
+    (c, { params, body }) => updatePropertyDefinition({ ctx: c.var.ctx, input: { ...body, ...params } }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "delete",
       path: "/api/property-definitions/{id}",
       tags,
       operationId: "deletePropertyDefinition",
-      request: { params: IdParam },
-      responses: { 204: noContent, ...problemResponses },
-    }),
-    async (c) => {
-      await deletePropertyDefinition({ ctx: c.var.ctx, input: c.req.valid("param") });
-      return c.body(null, 204);
+      params: IdParam,
+    },
+    async (c, { params }) => {
+      await deletePropertyDefinition({ ctx: c.var.ctx, input: params });
     },
   );
 }

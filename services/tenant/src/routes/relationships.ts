@@ -11,8 +11,9 @@ import {
   UpdateRelationshipInput,
   updateRelationship,
 } from "@ams/model";
-import { createRoute, z } from "@hono/zod-openapi";
-import { IdParam, jsonBody, jsonResponse, noContent, problemResponses, type TenantApp } from "./openapi.ts";
+import { registerRoute } from "@ams/shared/http";
+import { z } from "@hono/zod-openapi";
+import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Relationships"];
 const ViewSummary = z.object({
@@ -23,87 +24,89 @@ const ViewSummary = z.object({
 });
 
 export function registerRelationshipRoutes(app: TenantApp) {
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/relationships/types",
       tags,
       operationId: "listRelationshipTypes",
-      responses: { 200: jsonResponse(z.array(z.string()), "Sorted types present in the model"), ...problemResponses },
-    }),
-    async (c) => c.json(await listRelationshipTypes({ ctx: c.var.ctx }), 200),
+      output: { schema: z.array(z.string()), description: "Sorted types present in the model" },
+    },
+    (c) => listRelationshipTypes({ ctx: c.var.ctx }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/relationships",
       tags,
       operationId: "listRelationships",
-      request: { query: ListRelationshipsQuery },
-      responses: { 200: jsonResponse(z.array(Relationship), "Relationships in model order"), ...problemResponses },
-    }),
-    async (c) => c.json(await listRelationships({ ctx: c.var.ctx, input: c.req.valid("query") }), 200),
+      query: ListRelationshipsQuery,
+      output: { schema: z.array(Relationship), description: "Relationships in model order" },
+    },
+    (c, { query }) => listRelationships({ ctx: c.var.ctx, input: query }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/relationships/{id}",
       tags,
       operationId: "getRelationship",
-      request: { params: IdParam },
-      responses: { 200: jsonResponse(Relationship, "The relationship"), ...problemResponses },
-    }),
-    async (c) => c.json(await getRelationship({ ctx: c.var.ctx, input: c.req.valid("param") }), 200),
+      params: IdParam,
+      output: { schema: Relationship, description: "The relationship" },
+    },
+    (c, { params }) => getRelationship({ ctx: c.var.ctx, input: params }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/relationships",
       tags,
       operationId: "createRelationship",
-      request: jsonBody(CreateRelationshipInput),
-      responses: { 201: jsonResponse(Relationship, "Created"), ...problemResponses },
-    }),
-    async (c) => c.json(await createRelationship({ ctx: c.var.ctx, input: c.req.valid("json") }), 201),
+      body: CreateRelationshipInput,
+      output: { schema: Relationship, status: 201, description: "Created" },
+    },
+    (c, { body }) => createRelationship({ ctx: c.var.ctx, input: body }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "put",
       path: "/api/relationships/{id}",
       tags,
       operationId: "updateRelationship",
-      request: { params: IdParam, ...jsonBody(UpdateRelationshipInput) },
-      responses: { 200: jsonResponse(Relationship, "Updated"), ...problemResponses },
-    }),
-    async (c) =>
-      c.json(
-        await updateRelationship({ ctx: c.var.ctx, input: { ...c.req.valid("json"), ...c.req.valid("param") } }),
-        200,
-      ),
+      params: IdParam,
+      body: UpdateRelationshipInput,
+      output: { schema: Relationship, description: "Updated" },
+    },
+    (c, { params, body }) => updateRelationship({ ctx: c.var.ctx, input: { ...body, ...params } }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "delete",
       path: "/api/relationships/{id}",
       tags,
       operationId: "deleteRelationship",
-      request: { params: IdParam },
-      responses: { 204: noContent, ...problemResponses },
-    }),
-    async (c) => {
-      await deleteRelationship({ ctx: c.var.ctx, input: c.req.valid("param") });
-      return c.body(null, 204);
+      params: IdParam,
+    },
+    async (c, { params }) => {
+      await deleteRelationship({ ctx: c.var.ctx, input: params });
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/relationships/{id}/views",
       tags,
       operationId: "getRelationshipViews",
-      request: { params: IdParam },
-      responses: { 200: jsonResponse(z.array(ViewSummary), "Views drawing the relationship"), ...problemResponses },
-    }),
-    async (c) => c.json(await getRelationshipViews({ ctx: c.var.ctx, input: c.req.valid("param") }), 200),
+      params: IdParam,
+      output: { schema: z.array(ViewSummary), description: "Views drawing the relationship" },
+    },
+    (c, { params }) => getRelationshipViews({ ctx: c.var.ctx, input: params }),
   );
 }

@@ -1,23 +1,24 @@
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import {
   type CreateWorkspaceInput,
-  createWorkspace,
+  createWorkspaceFromXml,
   decodeXml,
   exportModel,
+  exportZip,
+  ImportResult,
   importModel,
-  listViews,
+  parseImageFormat,
   type RequestContext,
-  renderView,
+  renderViewImage,
+  ViewImageQuery,
 } from "@ams/model";
-import { AppError, invalid } from "@ams/shared";
+import { invalid } from "@ams/shared";
 import { createRoute, z } from "@hono/zod-openapi";
-import { ZipArchive } from "archiver";
 import type { Context } from "hono";
 import type { TenantEnv } from "../middleware/service-auth.ts";
 import { readMultipart } from "./multipart.ts";
-import { jsonResponse, Ok, problemResponses, type TenantApp } from "./openapi.ts";
+import { jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
 
 const tags = ["Import and export"];
 
@@ -61,25 +62,13 @@ async function readAllowedFile(file: string, roots: string[]): Promise<string> {
   throw invalid("path", `'${file}' is outside the directories this deployment allows imports from`);
 }
 
-/** Creates the workspace and imports the file into it; if the import is refused, the new workspace is removed. */
-async function createFromXml(ctx: RequestContext, input: Omit<CreateWorkspaceInput, "path">, xml: string) {
-  const ws = await createWorkspace({ ctx, input });
-  try {
-    const result = await importModel({ ctx: { ...ctx, workspaceId: ws.id }, input: { xml } });
-    return { ...ws, import: result };
-  } catch (err) {
-    await ctx.database.rows(
-      (await import("@ams/db"))
-        .sql`delete from workspaces where id = ${ws.id} and organization_id = ${ws.organization_id}`,
-    );
-    throw err;
-  }
-}
-
 export function workspaceFileCreator(opts: TransferOptions) {
   return async (ctx: RequestContext, input: CreateWorkspaceInput) => {
     const { path: file, ...rest } = input;
-    return createFromXml(ctx, rest, await readAllowedFile(file!, opts.importRoots ?? []));
+    return createWorkspaceFromXml({
+      ctx,
+      input: { ...rest, xml: await readAllowedFile(file ?? "", opts.importRoots ?? []) },
+    });
   };
 }
 
@@ -91,11 +80,10 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
     const name = fields.name?.trim();
     if (!name) throw invalid("name", "give the new workspace a name (multipart field 'name')");
     return c.json(
-      await createFromXml(
-        c.var.ctx,
-        { name, description: fields.description ?? null, organization_id: fields.organization_id },
-        xml,
-      ),
+      await createWorkspaceFromXml({
+        ctx: c.var.ctx,
+        input: { name, description: fields.description ?? null, organization_id: fields.organization_id, xml },
+      }),
       201,
     );
   });
@@ -124,7 +112,7 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
           },
         },
       },
-      responses: { 200: jsonResponse(Ok, "Imported: counts and warnings"), ...problemResponses },
+      responses: { 200: jsonResponse(ImportResult, "Imported: counts and warnings"), ...problemResponses },
     }),
     async (c) => {
       const { xml } = await uploadedXml(c, opts.uploadLimit);
@@ -167,34 +155,10 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       },
     }),
     async (c) => {
-      const ctx = c.var.ctx;
-      const { xml, fileName } = await exportModel({ ctx });
-      const views = await listViews({ ctx });
-      const svgs: { name: string; svg: string }[] = [];
-      const used = new Set<string>();
-      for (const v of views) {
-        const base =
-          (v.name || v.id)
-            .replace(/[^\w .()-]+/g, "_")
-            .trim()
-            .slice(0, 100) || v.id;
-        let name = `${base}.svg`;
-        for (let i = 2; used.has(name.toLowerCase()); i++) name = `${base} (${i}).svg`;
-        used.add(name.toLowerCase());
-        svgs.push({ name, svg: await renderView({ ctx, input: { id: v.id } }) });
-      }
-      const zip = new ZipArchive({ zlib: { level: 6 } });
-      const out = new PassThrough();
-      zip.pipe(out);
-      zip.append(xml, { name: fileName });
-      for (const s of svgs) zip.append(s.svg, { name: `views/${s.name}` });
-      void zip.finalize();
-      return new Response(Readable.toWeb(out) as ReadableStream, {
+      const { fileName, body } = await exportZip({ ctx: c.var.ctx });
+      return new Response(body, {
         status: 200,
-        headers: {
-          "content-type": "application/zip",
-          "content-disposition": `attachment; filename="${fileName.replace(/\.xml$/, "")}.zip"`,
-        },
+        headers: { "content-type": "application/zip", "content-disposition": `attachment; filename="${fileName}"` },
       });
     },
   );
@@ -213,26 +177,34 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
             .max(200)
             .openapi({ param: { name: "id", in: "path" } }),
         }),
-        query: z.object({ format: z.string().optional().describe("Only svg; PNG is produced in the browser") }),
+        query: ViewImageQuery,
       },
       responses: {
-        200: { description: "SVG in ArchiMate notation", content: { "image/svg+xml": { schema: z.string() } } },
+        200: {
+          description:
+            "The view in ArchiMate notation: SVG (default) or PNG drawn on the server with the project's fonts",
+          content: {
+            "image/svg+xml": { schema: z.string() },
+            "image/png": { schema: z.string().openapi({ format: "binary" }) },
+          },
+        },
         ...problemResponses,
       },
     }),
     async (c) => {
-      const { format } = c.req.valid("query");
-      if (format && format.toLowerCase() !== "svg") {
-        throw new AppError(
-          "VALIDATION",
-          `format: '${format}' is not rendered on the server; only svg is (PNG is made in the browser from the SVG)`,
-          {
-            errors: [{ path: "format", message: "only svg is supported" }],
-          },
-        );
+      const query = c.req.valid("query");
+      const format = parseImageFormat(query.format, "svg");
+      if (format === "svg" && query.scale !== undefined) {
+        throw invalid("scale", "only a PNG has a scale; an SVG scales itself");
       }
-      const svg = await renderView({ ctx: c.var.ctx, input: c.req.valid("param") });
-      return c.body(svg, 200, {
+      const image = await renderViewImage({
+        ctx: c.var.ctx,
+        input: { ...c.req.valid("param"), format, scale: query.scale },
+      });
+      if (typeof image.data !== "string") {
+        return c.body(new Uint8Array(image.data), 200, { "content-type": "image/png" });
+      }
+      return c.body(image.data, 200, {
         "content-type": "image/svg+xml; charset=utf-8",
         "content-security-policy": "default-src 'none'; img-src 'self' https:; style-src 'unsafe-inline'",
       });

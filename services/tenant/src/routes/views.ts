@@ -17,9 +17,15 @@ import {
   updateConnection,
   updateNode,
   updateView,
+  ViewConnection,
+  ViewDetail,
+  ViewNode,
+  ViewpointInfo,
+  ViewSummary,
 } from "@ams/model";
-import { createRoute, z } from "@hono/zod-openapi";
-import { IdParam, jsonBody, jsonResponse, noContent, Ok, problemResponses, type TenantApp } from "./openapi.ts";
+import { registerRoute } from "@ams/shared/http";
+import { z } from "@hono/zod-openapi";
+import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Views"];
 const ViewIdParam = z.object({
@@ -45,169 +51,158 @@ const ConnParams = ViewIdParam.extend({
 });
 
 export function registerViewRoutes(app: TenantApp) {
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/viewpoints",
       tags,
       operationId: "listViewpoints",
-      responses: { 200: jsonResponse(z.array(Ok), "The ArchiMate 3.1 viewpoint catalogue"), ...problemResponses },
-    }),
-    (c) => c.json(listViewpoints({ ctx: c.var.ctx }) as unknown as Record<string, unknown>[], 200),
+      output: { schema: z.array(ViewpointInfo), description: "The ArchiMate 3.1 viewpoint catalogue" },
+    },
+    async (c) => [...listViewpoints({ ctx: c.var.ctx })],
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/views",
       tags,
       operationId: "listViews",
-      responses: { 200: jsonResponse(z.array(Ok), "Views in model order"), ...problemResponses },
-    }),
-    async (c) => c.json(await listViews({ ctx: c.var.ctx }), 200),
+      output: { schema: z.array(ViewSummary), description: "Views in model order" },
+    },
+    (c) => listViews({ ctx: c.var.ctx }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/views/{id}",
       tags,
       operationId: "getView",
-      request: { params: IdParam },
-      responses: { 200: jsonResponse(Ok, "The view with its node tree and connections"), ...problemResponses },
-    }),
-    async (c) => c.json(await getView({ ctx: c.var.ctx, input: c.req.valid("param") }), 200),
+      params: IdParam,
+      output: { schema: ViewDetail, description: "The view with its node tree and connections" },
+    },
+    (c, { params }) => getView({ ctx: c.var.ctx, input: params }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/views",
       tags,
       operationId: "createView",
-      request: jsonBody(CreateViewInput),
-      responses: { 201: jsonResponse(Ok, "Created"), ...problemResponses },
-    }),
-    async (c) => c.json(await createView({ ctx: c.var.ctx, input: c.req.valid("json") }), 201),
+      body: CreateViewInput,
+      output: { schema: ViewSummary, status: 201, description: "Created" },
+    },
+    (c, { body }) => createView({ ctx: c.var.ctx, input: body }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "put",
       path: "/api/views/{id}",
       tags,
       operationId: "updateView",
-      request: { params: IdParam, ...jsonBody(UpdateViewInput) },
-      responses: { 200: jsonResponse(Ok, "Updated"), ...problemResponses },
-    }),
-    async (c) =>
-      c.json(await updateView({ ctx: c.var.ctx, input: { ...c.req.valid("json"), ...c.req.valid("param") } }), 200),
+      params: IdParam,
+      body: UpdateViewInput,
+      output: { schema: ViewSummary, description: "Updated" },
+    },
+    (c, { params, body }) => updateView({ ctx: c.var.ctx, input: { ...body, ...params } }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "delete",
       path: "/api/views/{id}",
       tags,
       operationId: "deleteView",
-      request: { params: IdParam },
-      responses: { 204: noContent, ...problemResponses },
-    }),
-    async (c) => {
-      await deleteView({ ctx: c.var.ctx, input: c.req.valid("param") });
-      return c.body(null, 204);
+      params: IdParam,
+    },
+    async (c, { params }) => {
+      await deleteView({ ctx: c.var.ctx, input: params });
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/views/{id}/nodes",
       tags,
       operationId: "createNode",
-      request: { params: ViewIdParam, ...jsonBody(CreateNodeInput) },
-      responses: { 201: jsonResponse(Ok, "Created"), ...problemResponses },
-    }),
-    async (c) =>
-      c.json(
-        await createNode({ ctx: c.var.ctx, input: { ...c.req.valid("json"), view_id: c.req.valid("param").id } }),
-        201,
-      ),
+      params: ViewIdParam,
+      body: CreateNodeInput,
+      output: { schema: ViewNode, status: 201, description: "Created" },
+    },
+    (c, { params, body }) => createNode({ ctx: c.var.ctx, input: { ...body, view_id: params.id } }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "put",
       path: "/api/views/{id}/nodes/{nodeId}",
       tags,
       operationId: "updateNode",
-      request: { params: NodeParams, ...jsonBody(UpdateNodeInput) },
-      responses: { 200: jsonResponse(Ok, "Updated"), ...problemResponses },
-    }),
-    async (c) => {
-      const p = c.req.valid("param");
-      return c.json(
-        await updateNode({ ctx: c.var.ctx, input: { ...c.req.valid("json"), view_id: p.id, id: p.nodeId } }),
-        200,
-      );
+      params: NodeParams,
+      body: UpdateNodeInput,
+      output: { schema: ViewNode, description: "Updated" },
     },
+    (c, { params, body }) => updateNode({ ctx: c.var.ctx, input: { ...body, view_id: params.id, id: params.nodeId } }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "delete",
       path: "/api/views/{id}/nodes/{nodeId}",
       tags,
       operationId: "deleteNode",
-      request: { params: NodeParams },
-      responses: { 204: noContent, ...problemResponses },
-    }),
-    async (c) => {
-      const p = c.req.valid("param");
-      await deleteNode({ ctx: c.var.ctx, input: { view_id: p.id, id: p.nodeId } });
-      return c.body(null, 204);
+      params: NodeParams,
+    },
+    async (c, { params }) => {
+      await deleteNode({ ctx: c.var.ctx, input: { view_id: params.id, id: params.nodeId } });
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/views/{id}/connections",
       tags,
       operationId: "createConnection",
-      request: { params: ViewIdParam, ...jsonBody(CreateConnectionInput) },
-      responses: { 201: jsonResponse(Ok, "Created"), ...problemResponses },
-    }),
-    async (c) =>
-      c.json(
-        await createConnection({ ctx: c.var.ctx, input: { ...c.req.valid("json"), view_id: c.req.valid("param").id } }),
-        201,
-      ),
+      params: ViewIdParam,
+      body: CreateConnectionInput,
+      output: { schema: ViewConnection, status: 201, description: "Created" },
+    },
+    (c, { params, body }) => createConnection({ ctx: c.var.ctx, input: { ...body, view_id: params.id } }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "put",
       path: "/api/views/{id}/connections/{connectionId}",
       tags,
       operationId: "updateConnection",
-      request: { params: ConnParams, ...jsonBody(UpdateConnectionInput) },
-      responses: { 200: jsonResponse(Ok, "Updated"), ...problemResponses },
-    }),
-    async (c) => {
-      const p = c.req.valid("param");
-      return c.json(
-        await updateConnection({
-          ctx: c.var.ctx,
-          input: { ...c.req.valid("json"), view_id: p.id, id: p.connectionId },
-        }),
-        200,
-      );
+      params: ConnParams,
+      body: UpdateConnectionInput,
+      output: { schema: ViewConnection, description: "Updated" },
     },
+    (c, { params, body }) =>
+      updateConnection({
+        ctx: c.var.ctx,
+        input: { ...body, view_id: params.id, id: params.connectionId },
+      }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "delete",
       path: "/api/views/{id}/connections/{connectionId}",
       tags,
       operationId: "deleteConnection",
-      request: { params: ConnParams },
-      responses: { 204: noContent, ...problemResponses },
-    }),
-    async (c) => {
-      const p = c.req.valid("param");
-      await deleteConnection({ ctx: c.var.ctx, input: { view_id: p.id, id: p.connectionId } });
-      return c.body(null, 204);
+      params: ConnParams,
+    },
+    async (c, { params }) => {
+      await deleteConnection({ ctx: c.var.ctx, input: { view_id: params.id, id: params.connectionId } });
     },
   );
 }

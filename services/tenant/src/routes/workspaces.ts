@@ -5,14 +5,17 @@ import {
   deleteWorkspace,
   getModelInfo,
   listWorkspaces,
+  ModelInfo,
+  SaveResult,
   saveModel,
   UpdateWorkspaceInput,
   updateWorkspace,
   Workspace,
 } from "@ams/model";
 import { AppError } from "@ams/shared";
+import { registerRoute } from "@ams/shared/http";
 import { createRoute, z } from "@hono/zod-openapi";
-import { IdParam, jsonBody, jsonResponse, noContent, Ok, problemResponses, type TenantApp } from "./openapi.ts";
+import { IdParam, jsonBody, jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
 
 const tags = ["Workspaces and model"];
 
@@ -22,18 +25,16 @@ export type WorkspaceRouteOptions = {
 };
 
 export function registerWorkspaceRoutes(app: TenantApp, opts: WorkspaceRouteOptions = {}) {
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/workspaces",
       tags,
       operationId: "listWorkspaces",
-      responses: {
-        200: jsonResponse(z.array(Workspace), "Workspaces of the active organization"),
-        ...problemResponses,
-      },
-    }),
-    async (c) => c.json(await listWorkspaces({ ctx: c.var.ctx }), 200),
+      output: { schema: z.array(Workspace), description: "Workspaces of the active organization" },
+    },
+    (c) => listWorkspaces({ ctx: c.var.ctx }),
   );
   app.openapi(
     createRoute({
@@ -54,64 +55,64 @@ export function registerWorkspaceRoutes(app: TenantApp, opts: WorkspaceRouteOpti
       return c.json(await createWorkspace({ ctx: c.var.ctx, input }), 201);
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "put",
       path: "/api/workspaces/{id}",
       tags,
       operationId: "updateWorkspace",
-      request: { params: IdParam, ...jsonBody(UpdateWorkspaceInput) },
-      responses: { 200: jsonResponse(Workspace, "Updated"), ...problemResponses },
-    }),
-    async (c) =>
-      c.json(
-        await updateWorkspace({ ctx: c.var.ctx, input: { ...c.req.valid("json"), ...c.req.valid("param") } }),
-        200,
-      ),
+      params: IdParam,
+      body: UpdateWorkspaceInput,
+      output: { schema: Workspace, description: "Updated" },
+    },
+    (c, { params, body }) => updateWorkspace({ ctx: c.var.ctx, input: { ...body, ...params } }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "delete",
       path: "/api/workspaces/{id}",
       tags,
       operationId: "deleteWorkspace",
-      request: { params: IdParam },
-      responses: { 204: noContent, ...problemResponses },
-    }),
-    async (c) => {
-      await deleteWorkspace({ ctx: c.var.ctx, input: c.req.valid("param") });
-      return c.body(null, 204);
+      params: IdParam,
+    },
+    async (c, { params }) => {
+      await deleteWorkspace({ ctx: c.var.ctx, input: params });
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/workspaces/{id}/activate",
       tags,
       operationId: "activateWorkspace",
-      request: { params: IdParam },
-      responses: { 200: jsonResponse(Workspace, "Now active"), ...problemResponses },
-    }),
-    async (c) => c.json(await activateWorkspace({ ctx: c.var.ctx, input: c.req.valid("param") }), 200),
+      params: IdParam,
+      output: { schema: Workspace, description: "Now active" },
+    },
+    (c, { params }) => activateWorkspace({ ctx: c.var.ctx, input: params }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api",
       tags,
       operationId: "getModelInfo",
-      responses: { 200: jsonResponse(Ok, "Active workspace, model metadata and counts"), ...problemResponses },
-    }),
-    async (c) => c.json(await getModelInfo({ ctx: c.var.ctx }), 200),
+      output: { schema: ModelInfo, description: "Active workspace, model metadata and counts" },
+    },
+    (c) => getModelInfo({ ctx: c.var.ctx }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/save",
       tags,
       operationId: "saveModel",
-      responses: { 200: jsonResponse(Ok, "Nothing to do: writes are persisted immediately"), ...problemResponses },
-    }),
-    async (c) => c.json(await saveModel({ ctx: c.var.ctx }), 200),
+      output: { schema: SaveResult, description: "Nothing to do: writes are persisted immediately" },
+    },
+    (c) => saveModel({ ctx: c.var.ctx }),
   );
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "@ams/db";
 import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
 import type { GraphProvider } from "@ams/model";
-import { createServiceTokens, type OrgRole } from "@ams/shared";
+import { createServiceTokens, type OrgRole, testLogger } from "@ams/shared";
 import { createTenantApp, SERVICE_TOKEN_HEADER } from "../../src/index.ts";
 
 export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
@@ -25,7 +25,7 @@ export async function tenantHarness(
     tokens,
     graph: opts.graph,
     uploadLimit: opts.uploadLimit,
-    log: process.env.TEST_LOG ? (e) => console.error(e) : () => {},
+    log: testLogger("tenant"),
   });
 
   async function call(

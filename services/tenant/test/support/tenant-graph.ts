@@ -1,8 +1,8 @@
 import { createTestDatabase } from "@ams/db/testing";
-import { createGraphWorker, createMemoryQueue } from "@ams/graph-worker";
+import { createGraphWorker, createMemoryQueue } from "@ams/graph";
 import type { GraphDeps } from "@ams/model";
 import type { OrgRole } from "@ams/shared";
-import type { TestNeo4j } from "../../../graph-worker/test/support/neo4j.ts";
+import type { TestNeo4j } from "../../../../packages/graph/test/support/neo4j.ts";
 import { tenantHarness } from "./harness.ts";
 
 /**

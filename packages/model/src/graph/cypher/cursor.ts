@@ -1,3 +1,4 @@
+import type { LabelExpr, Pattern, PatternPart, Query } from "./ast.ts";
 import { refuse } from "./refusal.ts";
 import type { Token } from "./tokenize.ts";
 
@@ -42,9 +43,21 @@ export const REFUSED_CLAUSES: Record<string, string> = {
   yield: "YIELD belongs to procedure calls, which are not allowed",
 };
 
+/**
+ * The clause-level parsers expressions call back into (subqueries, pattern predicates, label tests). parse.ts gives
+ * them to the cursor, so the expression parser depends on this interface rather than on parse.ts.
+ */
+export type ClauseParsers = {
+  parseQuery(c: Cursor, requireReturn: boolean): Query;
+  parsePattern(c: Cursor): Pattern;
+  parseChain(c: Cursor): PatternPart[];
+  parseLabelExpr(c: Cursor, colonMeansAnd: boolean): LabelExpr;
+};
+
 export class Cursor {
   readonly tokens: Token[];
   readonly source: string;
+  readonly clauses: ClauseParsers;
   i: number;
   /**
    * The product of the sizes of the range() lists the query builds so far: iteration over them may nest, and Neo4j
@@ -55,15 +68,18 @@ export class Cursor {
   steps: number;
   /** Nesting depth of expressions and subqueries, capped so a hostile query cannot exhaust the stack. */
   depth: number;
-  constructor(tokens: Token[], source: string) {
+  constructor(tokens: Token[], source: string, clauses: ClauseParsers) {
     this.tokens = tokens;
     this.source = source;
+    this.clauses = clauses;
     this.i = 0;
     this.steps = 0;
     this.depth = 0;
   }
   peek(ahead = 0): Token {
-    return this.tokens[Math.min(this.i + ahead, this.tokens.length - 1)]!;
+    return (
+      this.tokens[Math.min(this.i + ahead, this.tokens.length - 1)] ?? { t: "eof", v: "", pos: this.source.length }
+    );
   }
   next(): Token {
     const t = this.peek();

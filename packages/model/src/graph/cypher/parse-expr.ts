@@ -1,7 +1,6 @@
 import type { Expr, MapProjItem, Pattern } from "./ast.ts";
 import { type Cursor, REFUSED_CLAUSES } from "./cursor.ts";
 import { AGGREGATIONS, ALLOWED_FUNCTIONS } from "./functions.ts";
-import { parseChain, parseLabelExpr, parsePattern, parseQuery } from "./parse.ts";
 import { refuse } from "./refusal.ts";
 
 const COMPARISONS = new Set(["=", "<>", "<", ">", "<=", ">="]);
@@ -131,7 +130,7 @@ function parsePostfix(c: Cursor): Expr {
       c.expectSym("]");
     } else if (e.k === "var" && c.isSym(":")) {
       c.next();
-      e = { k: "labelTest", obj: e, labels: parseLabelExpr(c, true) };
+      e = { k: "labelTest", obj: e, labels: c.clauses.parseLabelExpr(c, true) };
     } else {
       return e;
     }
@@ -184,7 +183,7 @@ function parseAtom(c: Cursor): Expr {
   }
   if (w === "reduce" && c.isSym("(", 1)) return parseReduce(c);
   if ((w === "shortestpath" || w === "allshortestpaths") && c.isSym("(", 1))
-    return { k: "pattern", pattern: parsePattern(c) };
+    return { k: "pattern", pattern: c.clauses.parsePattern(c) };
   if (isFunctionCall(c)) return parseCall(c);
   if (c.isName() && c.isSym("{", 1)) return parseMapProjection(c);
   if (c.isName()) return { k: "var", name: c.next().v };
@@ -276,7 +275,7 @@ function tryPattern(c: Cursor, allowVariable = false): Pattern | undefined {
       c.next();
     }
     if (!c.isSym("(")) throw new Error("not a pattern");
-    const chain = parseChain(c);
+    const chain = c.clauses.parseChain(c);
     if (chain.length < 3) throw new Error("not a pattern");
     return { variable, chain };
   } catch {
@@ -390,10 +389,10 @@ function parseSubquery(c: Cursor, fn: "EXISTS" | "COUNT" | "COLLECT"): Expr {
   let result: Expr;
   const w = c.word();
   if (fn === "COLLECT" || (w !== undefined && QUERY_START.has(w))) {
-    result = { k: "subquery", fn, query: parseQuery(c, fn === "COLLECT") };
+    result = { k: "subquery", fn, query: c.clauses.parseQuery(c, fn === "COLLECT") };
   } else {
-    const patterns = [parsePattern(c)];
-    while (c.acceptSym(",")) patterns.push(parsePattern(c));
+    const patterns = [c.clauses.parsePattern(c)];
+    while (c.acceptSym(",")) patterns.push(c.clauses.parsePattern(c));
     result = { k: "subquery", fn, patterns, where: c.acceptKw("where") ? parseExpr(c) : undefined };
   }
   const after = c.word();

@@ -16,7 +16,7 @@ import { tokenize } from "./tokenize.ts";
 
 /** Parses one read-only query; anything outside the accepted subset is refused with a reason (422). */
 export function parseReadQuery(text: string): Query {
-  const c = new Cursor(tokenize(text), text);
+  const c = new Cursor(tokenize(text), text, { parseQuery, parsePattern, parseChain, parseLabelExpr });
   if (c.peek().t === "eof") refuse("the query is empty");
   const query = parseQuery(c, true);
   if (c.acceptSym(";") && c.peek().t !== "eof")
@@ -62,7 +62,7 @@ function parseSingle(c: Cursor, requireReturn: boolean): SingleQuery {
       clauses.push({ kind: "return", proj: parseProjection(c, true) });
       break;
     } else if (w !== undefined && Object.hasOwn(REFUSED_CLAUSES, w)) {
-      refuse(REFUSED_CLAUSES[w]!, c.peek().pos);
+      refuse(REFUSED_CLAUSES[w] ?? `${w} is not allowed`, c.peek().pos);
     } else {
       break;
     }

@@ -66,7 +66,7 @@ export function tokenize(text: string): Token[] {
   let i = 0;
   const n = text.length;
   while (i < n) {
-    const c = text[i]!;
+    const c = text.charAt(i);
     if (c === " " || c === "\t" || c === "\n" || c === "\r") {
       i++;
       continue;
@@ -111,7 +111,7 @@ export function tokenize(text: string): Token[] {
         continue;
       }
       let j = i;
-      while (j < n && ID_PART.test(text[j]!)) j++;
+      while (j < n && ID_PART.test(text.charAt(j))) j++;
       if (j === i) {
         out.push({ t: "sym", v: "$", pos: start });
         continue;
@@ -122,7 +122,7 @@ export function tokenize(text: string): Token[] {
     }
     if (ID_START.test(c)) {
       let j = i + 1;
-      while (j < n && ID_PART.test(text[j]!)) j++;
+      while (j < n && ID_PART.test(text.charAt(j))) j++;
       out.push({ t: "ident", v: text.slice(i, j), quoted: false, pos: i });
       i = j;
       continue;
@@ -142,7 +142,7 @@ function readString(text: string, start: number): [string, number] {
   let value = "";
   for (;;) {
     if (i >= text.length) refuse("a string literal is not closed", start);
-    const c = text[i]!;
+    const c = text.charAt(i);
     if (c === quote) return [value, i + 1];
     if (c !== "\\") {
       value += c;
@@ -173,7 +173,7 @@ function readQuoted(text: string, start: number): [string, number] {
   let value = "";
   for (;;) {
     if (i >= text.length) refuse("a `quoted name` is not closed", start);
-    const c = text[i]!;
+    const c = text.charAt(i);
     if (c === "`") {
       if (text[i + 1] === "`") {
         value += "`";

@@ -1,4 +1,4 @@
-import { AppError, type FieldError, LAYERS } from "@ams/shared";
+import { AppError, type FieldError, LAYERS, zodFieldErrors } from "@ams/shared";
 import { z } from "zod";
 import { parseReadQuery } from "../cypher/parse.ts";
 
@@ -80,7 +80,7 @@ export function dashboardJsonSchema() {
 export function validateDefinition(input: unknown): DashboardDefinition {
   const parsed = DashboardDefinition.safeParse(input);
   if (!parsed.success) {
-    const errors = parsed.error.issues.map((i) => ({ path: i.path.join(".") || "(root)", message: i.message }));
+    const errors = zodFieldErrors(parsed.error);
     throw new AppError("VALIDATION", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
   }
   const def = parsed.data;

@@ -112,6 +112,14 @@ export async function softDelete(database: Database, orgId: string, id: string):
   if (rows.length === 0) throw notFound("Dashboard", id);
 }
 
+/** Brings a soft-deleted dashboard of the organization back into the list, with all its revisions. */
+export async function undelete(database: Database, orgId: string, id: string): Promise<void> {
+  const rows = await database.rows(
+    sql`update dashboards set deleted_at = null, updated_at = now() where id = ${id} and organization_id = ${orgId} and deleted_at is not null returning id`,
+  );
+  if (rows.length === 0) throw notFound("Deleted dashboard", id);
+}
+
 /** Provisioned dashboards are managed by their files: the API refuses to change them. */
 export async function requireEditable(database: Database, orgId: string, id: string): Promise<void> {
   const row = await getRow(database, orgId, id);

@@ -14,6 +14,7 @@ import {
   requireEditable,
   softDelete,
   toDashboard,
+  undelete,
 } from "./store.ts";
 
 function requireOrganization(ctx: RequestContext): string {
@@ -59,6 +60,14 @@ export async function deleteDashboard({ ctx, input }: Verb<{ dashboardId: string
   const orgId = requireOrganization(ctx);
   await requireEditable(ctx.database, orgId, input.dashboardId);
   await softDelete(ctx.database, orgId, input.dashboardId);
+}
+
+/** POST /api/dashboards/:dashboardId/restore: a soft-deleted dashboard is listed again, at its latest revision. */
+export async function restoreDashboard({ ctx, input }: Verb<{ dashboardId: string }>) {
+  requireCapability(ctx, "dashboard:write");
+  const orgId = requireOrganization(ctx);
+  await undelete(ctx.database, orgId, input.dashboardId);
+  return toDashboard(await getRow(ctx.database, orgId, input.dashboardId));
 }
 
 /**
@@ -118,4 +127,32 @@ async function requireElement(ctx: RequestContext, ws: string, name: string, id:
   );
   if (!rows[0]) throw invalid(name, `no element '${id}' in the active workspace`);
   if (type && rows[0].type !== type) throw invalid(name, `element '${id}' is a ${rows[0].type}, not a ${type}`);
+}
+
+/**
+ * Every panel of a dashboard (or one), run with the same parameter checks and scoping as the panel route: the
+ * values are checked against the dashboard's parameters once per panel, queries run one after the other (each
+ * takes one of the caller's query slots).
+ */
+export async function runDashboard({
+  ctx,
+  input,
+  graph,
+}: Verb<{ dashboardId: string; parameters: Record<string, string | number | boolean>; panelId?: string }> & {
+  graph: GraphDeps;
+}) {
+  requireCapability(ctx, "model:read");
+  const row = await getRow(ctx.database, requireOrganization(ctx), input.dashboardId);
+  const panels = input.panelId
+    ? row.definition.panels.filter((p) => p.panelInstanceId === input.panelId)
+    : row.definition.panels;
+  if (input.panelId && panels.length === 0) throw notFound("Panel", input.panelId);
+  const query = Object.fromEntries(Object.entries(input.parameters).map(([k, v]) => [k, String(v)]));
+  const results = [];
+  for (const panel of panels) {
+    results.push(
+      await runPanel({ ctx, graph, input: { dashboardId: row.id, panelInstanceId: panel.panelInstanceId, query } }),
+    );
+  }
+  return { dashboardId: row.id, revision: row.revision, title: row.definition.title, panels: results };
 }

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** GET /api/panel-visualizations: the static catalogue of panel visualizations. */
 export const PANEL_VISUALIZATIONS = [
   {
@@ -19,3 +21,13 @@ export const PANEL_VISUALIZATIONS = [
     expects: "One row with one number or short text.",
   },
 ] as const;
+
+export const PanelVisualizationInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  expects: z.string(),
+});
+
+/** GET /api/dashboards/schema answers a JSON Schema document (draft 2020-12). */
+export const JsonSchemaDocument = z.looseObject({ $id: z.string() }).describe("A JSON Schema (draft 2020-12)");

@@ -1,4 +1,4 @@
-import { healthReport } from "@ams/shared";
+import { healthReport, healthStatusCode } from "@ams/shared";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { ControlContext } from "../../context.ts";
 import type { App } from "../../http/app-env.ts";
@@ -18,12 +18,15 @@ const route = createRoute({
   operationId: "getHealth",
   tags: ["health"],
   responses: {
-    200: jsonResponse(Health, "Every configured dependency is up"),
-    503: jsonResponse(Health, "A configured dependency is down"),
+    200: jsonResponse(Health, "Ready: the database is up (status degraded when the queue or the graph is down)"),
+    503: jsonResponse(Health, "The database is down"),
   },
 });
 
-/** Public (probes call it): database, queue and graph as up, down or not configured; 503 when one is down. */
+/**
+ * Public (probes call it): database, queue and graph as up, down or not configured. 503 only when the database is
+ * down: the graph and the queue are optional features, reported but never a reason to take control out of rotation.
+ */
 export const registerHealthRoute = (app: App, ctx: ControlContext) =>
   app.openapi(route, async (c) => {
     const report = await healthReport({
@@ -31,5 +34,5 @@ export const registerHealthRoute = (app: App, ctx: ControlContext) =>
       queue: ctx.health.queue,
       graph: ctx.health.graph,
     });
-    return report.status === "degraded" ? c.json(report, 503) : c.json(report, 200);
+    return healthStatusCode(report) === 503 ? c.json(report, 503) : c.json(report, 200);
   });

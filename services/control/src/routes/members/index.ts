@@ -1,13 +1,6 @@
-import type { ControlContext } from "../../context.ts";
-import type { App } from "../../http/app-env.ts";
-import { registerAddMember } from "./add.ts";
-import { registerListMembers } from "./list.ts";
-import { registerRemoveMember } from "./remove.ts";
-import { registerUpdateMember } from "./update.ts";
+import { addMemberRoute } from "./add.ts";
+import { listMembersRoute } from "./list.ts";
+import { removeMemberRoute } from "./remove.ts";
+import { updateMemberRoute } from "./update.ts";
 
-export function registerMemberRoutes(app: App, ctx: ControlContext): void {
-  registerListMembers(app, ctx);
-  registerAddMember(app, ctx);
-  registerUpdateMember(app, ctx);
-  registerRemoveMember(app, ctx);
-}
+export const memberRoutes = [listMembersRoute, addMemberRoute, updateMemberRoute, removeMemberRoute];

@@ -1,17 +1,15 @@
-import { createRoute } from "@hono/zod-openapi";
-import type { ControlContext } from "../../context.ts";
-import type { App } from "../../http/app-env.ts";
-import { jsonResponse } from "../../http/openapi.ts";
-import { readSiteMessages } from "./read.ts";
-import { SiteMessages } from "./schemas.ts";
+import { controlRoute } from "../../http/route.ts";
+import { SiteMessages } from "../../settings/schemas.ts";
+import { getSiteMessages } from "../../verbs/settings.ts";
 
-const route = createRoute({
-  method: "get",
-  path: "/api/settings/messages",
-  operationId: "getSiteMessages",
-  tags: ["settings"],
-  responses: { 200: jsonResponse(SiteMessages, "Login and banner messages (public)") },
-});
-
-export const registerGetMessages = (app: App, ctx: ControlContext) =>
-  app.openapi(route, async (c) => c.json(await readSiteMessages(ctx.database), 200));
+export const getSiteMessagesRoute = controlRoute(
+  {
+    method: "get",
+    path: "/api/settings/messages",
+    operationId: "getSiteMessages",
+    tags: ["settings"],
+    who: "public",
+    output: { schema: SiteMessages, description: "Login and banner messages (public)" },
+  },
+  ({ ctx }) => getSiteMessages({ ctx }),
+);

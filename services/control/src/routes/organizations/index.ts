@@ -1,11 +1,5 @@
-import type { ControlContext } from "../../context.ts";
-import type { App } from "../../http/app-env.ts";
-import { registerActivateOrganization } from "./activate.ts";
-import { registerListOrganizations } from "./list.ts";
-import { registerRenameOrganization } from "./update.ts";
+import { activateOrganizationRoute } from "./activate.ts";
+import { listMyOrganizationsRoute } from "./list.ts";
+import { renameOrganizationRoute } from "./update.ts";
 
-export function registerOrganizationRoutes(app: App, ctx: ControlContext): void {
-  registerListOrganizations(app, ctx);
-  registerRenameOrganization(app, ctx);
-  registerActivateOrganization(app, ctx);
-}
+export const organizationRoutes = [listMyOrganizationsRoute, renameOrganizationRoute, activateOrganizationRoute];

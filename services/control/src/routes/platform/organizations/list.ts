@@ -1,24 +1,16 @@
-import { organizations } from "@ams/db";
-import { createRoute, z } from "@hono/zod-openapi";
-import { asc } from "drizzle-orm";
-import type { ControlContext } from "../../../context.ts";
-import type { App } from "../../../http/app-env.ts";
-import { jsonResponse, problemResponses } from "../../../http/openapi.ts";
-import { Organization, toOrganization } from "../../../organizations/schemas.ts";
+import { z } from "@hono/zod-openapi";
+import { controlRoute } from "../../../http/route.ts";
+import { Organization } from "../../../organizations/schemas.ts";
+import { listAllOrganizations } from "../../../verbs/platform.ts";
 
-const route = createRoute({
-  method: "get",
-  path: "/api/platform/organizations",
-  operationId: "platformListOrganizations",
-  tags: ["platform"],
-  responses: { 200: jsonResponse(z.array(Organization), "Every organization (metadata only)"), ...problemResponses },
-});
-
-export const registerPlatformListOrganizations = (app: App, ctx: ControlContext) =>
-  app.openapi(route, async (c) => {
-    const rows = await ctx.database.db
-      .select()
-      .from(organizations)
-      .orderBy(asc(organizations.createdAt), asc(organizations.id));
-    return c.json(rows.map(toOrganization), 200);
-  });
+export const platformListOrganizationsRoute = controlRoute(
+  {
+    method: "get",
+    path: "/api/platform/organizations",
+    operationId: "platformListOrganizations",
+    tags: ["platform"],
+    who: "signed-in",
+    output: { schema: z.array(Organization), description: "Every organization (metadata only)" },
+  },
+  ({ ctx }) => listAllOrganizations({ ctx }),
+);

@@ -1,0 +1,139 @@
+/**
+ * The one way the UI talks to the server: same-origin fetch with the session cookies, problem+json turned into
+ * ApiError (plain words from `detail` and the field `errors`), and one silent refresh of an expired access token.
+ */
+
+export type FieldError = { path: string; message: string };
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly errors: FieldError[];
+  constructor(status: number, message: string, code?: string, errors: FieldError[] = []) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.errors = errors;
+  }
+}
+
+/** Plain words for any failure, for the error banner and inline messages. */
+export function describeError(err: unknown): string {
+  if (err instanceof ApiError) {
+    const fields = err.errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message));
+    const detail = err.message.trim();
+    const extra = fields.filter((f) => !detail.includes(f));
+    return extra.length ? `${detail} (${extra.join("; ")})` : detail;
+  }
+  if (err instanceof TypeError) return "The server could not be reached. Check your connection and try again.";
+  return err instanceof Error ? err.message : String(err);
+}
+
+const STATUS_WORDS: Record<number, string> = {
+  400: "The request was not understood.",
+  401: "You are signed out. Sign in again.",
+  403: "You do not have permission to do that.",
+  404: "It no longer exists. Someone may have deleted it meanwhile.",
+  409: "It changed meanwhile. Reload and try again.",
+  413: "The file or request is too large.",
+  422: "Some values are not valid.",
+  429: "Too many attempts. Wait a moment and try again.",
+  503: "This feature is not available right now.",
+};
+
+async function toApiError(res: Response): Promise<ApiError> {
+  let body: { detail?: string; title?: string; code?: string; errors?: FieldError[] } = {};
+  try {
+    body = await res.json();
+  } catch {}
+  const words = body.detail || body.title || STATUS_WORDS[res.status] || `The server answered ${res.status}.`;
+  return new ApiError(res.status, words, body.code, Array.isArray(body.errors) ? body.errors : []);
+}
+
+type Listener = () => void;
+const signedOutListeners = new Set<Listener>();
+/** Called when a request finds the session gone for good (refresh refused). */
+export function onSignedOut(listener: Listener): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+let refreshing: Promise<boolean> | null = null;
+function refreshSession(): Promise<boolean> {
+  refreshing ??= fetch("/api/auth/refresh", { method: "POST", credentials: "same-origin" })
+    .then((r) => r.ok)
+    .catch(() => false)
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
+}
+
+export type RequestOptions = { body?: unknown; query?: Record<string, string | number | undefined>; raw?: boolean };
+
+function urlOf(path: string, query?: RequestOptions["query"]): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== "") params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+async function send(method: string, path: string, opts: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData || opts.body instanceof Blob) body = opts.body;
+  else if (opts.body !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(opts.body);
+  }
+  return fetch(urlOf(path, opts.query), { method, headers, body, credentials: "same-origin" });
+}
+
+const NO_REFRESH = new Set(["/api/auth/local/login", "/api/auth/refresh"]);
+
+/** JSON request; throws ApiError for any non-2xx answer. 204 resolves to undefined. */
+export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  let res = await send(method, path, opts);
+  if (res.status === 401 && !NO_REFRESH.has(path)) {
+    if (await refreshSession()) res = await send(method, path, opts);
+    if (res.status === 401) for (const l of signedOutListeners) l();
+  }
+  if (!res.ok) throw await toApiError(res);
+  if (opts.raw) return res as T;
+  if (res.status === 204) return undefined as T;
+  const type = res.headers.get("content-type") ?? "";
+  return (type.includes("json") ? await res.json() : await res.text()) as T;
+}
+
+export const api = {
+  get: <T>(path: string, query?: RequestOptions["query"]) => request<T>("GET", path, { query }),
+  post: <T>(path: string, body?: unknown) => request<T>("POST", path, { body }),
+  put: <T>(path: string, body?: unknown) => request<T>("PUT", path, { body }),
+  del: <T = void>(path: string) => request<T>("DELETE", path),
+  raw: (method: string, path: string, body?: unknown) => request<Response>(method, path, { body, raw: true }),
+};
+
+/**
+ * Upload with progress (fetch has no upload progress): XMLHttpRequest with the same cookies and the same errors.
+ */
+export function upload<T>(path: string, form: FormData, onProgress: (fraction: number) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    xhr.setRequestHeader("accept", "application/json");
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onerror = () => reject(new TypeError("network"));
+    xhr.onload = async () => {
+      const res = new Response(xhr.status === 204 ? null : xhr.responseText, {
+        status: xhr.status,
+        headers: { "content-type": xhr.getResponseHeader("content-type") ?? "" },
+      });
+      if (!res.ok) return reject(await toApiError(res));
+      resolve(res.status === 204 ? (undefined as T) : ((await res.json()) as T));
+    };
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * Response types of the REST API, derived from the model's verbs (the functions the server answers with), so a
+ * change in the model's output changes these types and the UI fails to type-check instead of drifting.
+ * Type-only imports: nothing of the server is bundled.
+ */
+import type {
+  createConnection,
+  createNode,
+  explore,
+  getDashboard,
+  getElementViews,
+  getModelInfo,
+  getPlatformPlugin,
+  getRebuildJob,
+  getView,
+  importModel,
+  listDashboards,
+  listDashboardsAdmin,
+  listEnabledPlugins,
+  listPlatformPlugins,
+  listPropertyDefinitions,
+  listViewpoints,
+  listViews,
+  Element as ModelElement,
+  FolderItem as ModelFolderItem,
+  Relationship as ModelRelationship,
+  Workspace as ModelWorkspace,
+  runPanel,
+} from "@ams/model";
+
+type Out<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+
+export type Element = ModelElement;
+export type FolderItem = ModelFolderItem;
+export type Relationship = ModelRelationship;
+export type Workspace = ModelWorkspace;
+export type ModelInfo = Out<typeof getModelInfo>;
+export type ViewSummary = Out<typeof listViews>[number];
+export type ViewDetail = Out<typeof getView>;
+export type ViewNode = Out<typeof createNode>;
+export type ViewConnection = Out<typeof createConnection>;
+export type ElementViewRef = Out<typeof getElementViews>[number];
+export type PropertyDefinition = Out<typeof listPropertyDefinitions>[number];
+export type Viewpoint = ReturnType<typeof listViewpoints>[number];
+export type EnabledPlugin = ReturnType<typeof listEnabledPlugins>[number];
+export type ImportResult = Out<typeof importModel>;
+export type QueryResult = Out<typeof explore>;
+export type PanelAnswer = Out<typeof runPanel>;
+export type GraphJob = Out<typeof getRebuildJob>;
+export type Dashboard = Out<typeof getDashboard>;
+export type DashboardSummary = Out<typeof listDashboards>[number];
+export type DashboardAdminSummary = Out<typeof listDashboardsAdmin>[number];
+export type PluginSummary = ReturnType<typeof listPlatformPlugins>[number];
+export type PluginDetail = ReturnType<typeof getPlatformPlugin>;
+export type PropertyValue = string | number | boolean;
+
+export type Identity = {
+  id: string;
+  username: string;
+  name: string;
+  email: string | null;
+  role: "platform_admin" | "user";
+};
+
+export type Membership = {
+  organization_id: string;
+  organization_slug: string;
+  organization_name: string;
+  role: string;
+  enabled: boolean;
+};
+
+export type Profile = Identity & {
+  email_verified: boolean;
+  must_change_password: boolean;
+  auth_provider: string;
+  memberships: Membership[];
+  active_organization_id: string | null;
+  active_workspace_id: string | null;
+};
+
+export type SiteMessages = { login: { enabled: boolean; text: string }; banner: { enabled: boolean; text: string } };
+export type AuthOptions = { profile: "local" | "session"; sso: boolean };
+
+// Control's verbs: organizations, members, invitations, tokens, platform administration, site messages.
+type ControlMembers = typeof import("@ams/control/verbs/members.ts");
+type ControlInvitations = typeof import("@ams/control/verbs/invitations.ts");
+type ControlTokens = typeof import("@ams/control/verbs/tokens.ts");
+type ControlOrganizations = typeof import("@ams/control/verbs/organizations.ts");
+type ControlPlatform = typeof import("@ams/control/verbs/platform.ts");
+
+export type Member = Out<ControlMembers["listMembers"]>[number];
+export type Invitation = Out<ControlInvitations["listInvitations"]>[number];
+export type IssuedInvitation = Out<ControlInvitations["createInvitation"]>;
+export type InvitationPreview = Out<ControlInvitations["previewInvitation"]>;
+export type AcceptedInvitation = Out<ControlInvitations["acceptInvitation"]>;
+export type ApiToken = Out<ControlTokens["listApiTokens"]>[number];
+export type CreatedApiToken = Out<ControlTokens["createApiToken"]>;
+export type Organization = Out<ControlOrganizations["renameOrganization"]>;
+export type PlatformOrganization = Out<ControlPlatform["listAllOrganizations"]>[number];
+/** Organization roles: owner/editor/viewer with local accounts, owner/admin/member in the session profile. */
+export type MemberRole = "owner" | "editor" | "viewer" | "admin" | "member";

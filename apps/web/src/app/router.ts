@@ -1,0 +1,29 @@
+import { createStore, useStore } from "./store.ts";
+
+/** The path the app shows; pushState navigation without reloads, back/forward restored. */
+export const location = createStore({ path: window.location.pathname, search: window.location.search });
+
+export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+  const url = new URL(to, window.location.origin);
+  if (opts.replace) history.replaceState(null, "", url);
+  else history.pushState(null, "", url);
+  location.set({ path: url.pathname, search: url.search });
+}
+
+window.addEventListener("popstate", () =>
+  location.set({ path: window.location.pathname, search: window.location.search }),
+);
+
+export const useLocation = () => useStore(location);
+
+export function queryParam(name: string): string | null {
+  return new URLSearchParams(location.get().search).get(name);
+}
+
+/** Same-app links: plain anchors (keyboard, middle click, copy link) that navigate without reloading. */
+export function onLinkClick(e: MouseEvent): void {
+  const a = (e.currentTarget as HTMLAnchorElement | null) ?? null;
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  navigate(a.getAttribute("href") ?? "/");
+}

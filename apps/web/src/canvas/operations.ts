@@ -1,0 +1,365 @@
+import { api, describeError } from "../api/client.ts";
+import type { Element, Relationship, ViewDetail } from "../api/types.ts";
+import { dropElement, dropRelationship, putElement, putRelationship } from "../modeler/model-store.ts";
+import { notify } from "../ui/notices.tsx";
+import { editor, setSelected, setView } from "./editor-store.ts";
+import { clearHistory, record } from "./history.ts";
+import { newId } from "./ids.ts";
+import {
+  connectionsTouching,
+  descendantsOf,
+  type FlatConnection,
+  type FlatNode,
+  flattenView,
+  reorder,
+} from "./view-model.ts";
+
+/**
+ * Canvas edits: each one changes the screen at once, is sent to the server, and is recorded for undo. When the
+ * server refuses (a rule, or someone else deleted what it touches), the view is reloaded from the server so the
+ * screen never shows what was not saved, and the reason is shown in plain words.
+ */
+
+const path = (viewId: string, rest = "") => `/api/views/${encodeURIComponent(viewId)}${rest}`;
+
+export async function loadView(viewId: string): Promise<void> {
+  const detail = await api.get<ViewDetail>(path(viewId));
+  editor.set((s) => {
+    const view = flattenView(detail);
+    const selected = new Set([...s.selected].filter((id) => view.nodes.has(id) || view.connections.has(id)));
+    return { ...s, view, selected };
+  });
+}
+
+/**
+ * Edits reach the server one after another, in the order they were made: two quick nudges sent in parallel could
+ * otherwise arrive swapped and leave the earlier position stored.
+ */
+let pending: Promise<unknown> = Promise.resolve();
+function inOrder<T>(work: () => Promise<T>): Promise<T> {
+  const next = pending.then(work, work);
+  pending = next.catch(() => undefined);
+  return next;
+}
+
+async function guarded(viewId: string, work: () => Promise<void>): Promise<boolean> {
+  try {
+    await inOrder(work);
+    return true;
+  } catch (err) {
+    notify(`${describeError(err)} The view was reloaded from the server.`, "error");
+    await loadView(viewId).catch(() => undefined);
+    return false;
+  }
+}
+
+export type Geometry = { x: number; y: number; w: number; h: number; parentId: string | null };
+export type GeometryChange = { id: string; before: Geometry; after: Geometry };
+export type BendChange = { id: string; before: { x: number; y: number }[]; after: { x: number; y: number }[] };
+
+function applyGeometry(changes: GeometryChange[], bends: BendChange[], side: "before" | "after"): void {
+  setView((v) => {
+    const nodes = new Map(v.nodes);
+    let parentsChanged = false;
+    for (const c of changes) {
+      const n = nodes.get(c.id);
+      if (!n) continue;
+      const g = c[side];
+      if (n.parentId !== g.parentId) parentsChanged = true;
+      nodes.set(c.id, { ...n, x: g.x, y: g.y, w: g.w, h: g.h, parentId: g.parentId });
+    }
+    const connections = new Map(v.connections);
+    for (const b of bends) {
+      const c = connections.get(b.id);
+      if (c) connections.set(b.id, { ...c, bendpoints: b[side] });
+    }
+    const next = { ...v, nodes, connections };
+    return parentsChanged ? { ...next, order: reorder(next) } : next;
+  });
+}
+
+async function sendGeometry(viewId: string, changes: GeometryChange[], bends: BendChange[], side: "before" | "after") {
+  // Parents first, so a node nested into a container finds it in place.
+  await Promise.all(
+    changes.map((c) => {
+      const g = c[side];
+      const other = c[side === "after" ? "before" : "after"];
+      const body: Record<string, unknown> = {
+        x: Math.round(g.x),
+        y: Math.round(g.y),
+        w: Math.round(g.w),
+        h: Math.round(g.h),
+      };
+      if (g.parentId !== other.parentId) body.parent_id = g.parentId;
+      return api.put(path(viewId, `/nodes/${encodeURIComponent(c.id)}`), body);
+    }),
+  );
+  await Promise.all(
+    bends.map((b) =>
+      api.put(path(viewId, `/connections/${encodeURIComponent(b.id)}`), {
+        bendpoints: b[side].map((p) => ({ x: Math.round(p.x), y: Math.round(p.y) })),
+      }),
+    ),
+  );
+}
+
+/** Moves, resizes and re-parents nodes (and shifts bendpoints that travel with them). */
+export async function changeGeometry(label: string, changes: GeometryChange[], bends: BendChange[] = []) {
+  const viewId = editor.get().view?.id;
+  if (!viewId || (changes.length === 0 && bends.length === 0)) return;
+  applyGeometry(changes, bends, "after");
+  const ok = await guarded(viewId, () => sendGeometry(viewId, changes, bends, "after"));
+  if (!ok) return;
+  record({
+    label,
+    undo: async () => {
+      applyGeometry(changes, bends, "before");
+      await inOrder(() => sendGeometry(viewId, changes, bends, "before")).catch(async (err) => {
+        await loadView(viewId);
+        throw err;
+      });
+    },
+    redo: async () => {
+      applyGeometry(changes, bends, "after");
+      await inOrder(() => sendGeometry(viewId, changes, bends, "after")).catch(async (err) => {
+        await loadView(viewId);
+        throw err;
+      });
+    },
+  });
+}
+
+function nodeBody(n: FlatNode) {
+  return {
+    id: n.id,
+    kind: n.kind as "element" | "label" | "container",
+    ...(n.element_id ? { element_id: n.element_id } : {}),
+    ...(n.kind !== "element" ? { label: n.label ?? "" } : {}),
+    parent_id: n.parentId,
+    x: Math.round(n.x),
+    y: Math.round(n.y),
+    w: Math.round(n.w),
+    h: Math.round(n.h),
+    ...(n.style ? { style: n.style } : {}),
+  };
+}
+
+function connectionBody(c: FlatConnection) {
+  return {
+    id: c.id,
+    source: c.source,
+    target: c.target,
+    ...(c.relationship_id ? { relationship_id: c.relationship_id } : {}),
+    bendpoints: c.bendpoints,
+    ...("label" in c && c.label ? { label: c.label as string } : {}),
+    ...("style" in c && c.style ? { style: c.style } : {}),
+  };
+}
+
+function insertLocal(nodes: FlatNode[], connections: FlatConnection[]) {
+  setView((v) => {
+    const map = new Map(v.nodes);
+    for (const n of nodes) map.set(n.id, n);
+    const conns = new Map(v.connections);
+    for (const c of connections) conns.set(c.id, c);
+    const next = { ...v, nodes: map, connections: conns, order: [...v.order, ...nodes.map((n) => n.id)] };
+    return { ...next, order: reorder(next) };
+  });
+}
+
+function removeLocal(nodeIds: Set<string>, connectionIds: Set<string>) {
+  setView((v) => {
+    const nodes = new Map(v.nodes);
+    for (const id of nodeIds) nodes.delete(id);
+    const connections = new Map(v.connections);
+    for (const id of connectionIds) connections.delete(id);
+    return { ...v, nodes, connections, order: v.order.filter((id) => nodes.has(id)) };
+  });
+  editor.set((s) => ({
+    ...s,
+    selected: new Set([...s.selected].filter((id) => !nodeIds.has(id) && !connectionIds.has(id))),
+  }));
+}
+
+async function createAll(viewId: string, nodes: FlatNode[], connections: FlatConnection[]) {
+  // One at a time in drawing order: a child's parent must exist before it, a connection's ends before it.
+  for (const n of nodes) await api.post(path(viewId, "/nodes"), nodeBody(n));
+  for (const c of connections) await api.post(path(viewId, "/connections"), connectionBody(c));
+}
+
+async function deleteAll(viewId: string, nodes: FlatNode[], connections: FlatConnection[]) {
+  const nodeIds = new Set(nodes.map((n) => n.id));
+  // Deleting a node takes its nested nodes and attached connections with it on the server.
+  const topNodes = nodes.filter((n) => !n.parentId || !nodeIds.has(n.parentId));
+  const attached = new Set(connectionsTouching(editor.get().view!, nodeIds).map((c) => c.id));
+  for (const c of connections)
+    if (!attached.has(c.id)) await api.del(path(viewId, `/connections/${encodeURIComponent(c.id)}`)).catch(ignoreGone);
+  await Promise.all(topNodes.map((n) => api.del(path(viewId, `/nodes/${encodeURIComponent(n.id)}`)).catch(ignoreGone)));
+}
+
+/** Already gone is what deleting wanted. */
+function ignoreGone(err: unknown) {
+  if ((err as { status?: number }).status !== 404) throw err;
+}
+
+/** Adds nodes (and connections) to the view, e.g. an element dropped from the tree or a palette item. */
+export async function addToView(label: string, nodes: FlatNode[], connections: FlatConnection[] = []) {
+  const viewId = editor.get().view?.id;
+  if (!viewId) return;
+  insertLocal(nodes, connections);
+  setSelected(nodes.map((n) => n.id));
+  const ok = await guarded(viewId, () => createAll(viewId, nodes, connections));
+  if (!ok) return;
+  record({
+    label,
+    undo: async () => {
+      await deleteAll(viewId, nodes, connections);
+      removeLocal(new Set(nodes.map((n) => n.id)), new Set(connections.map((c) => c.id)));
+    },
+    redo: async () => {
+      insertLocal(nodes, connections);
+      await createAll(viewId, nodes, connections);
+    },
+  });
+}
+
+/** Deletes from the view only (the model keeps the elements and relationships); undoable. */
+export async function deleteFromView(ids: Iterable<string>) {
+  const view = editor.get().view;
+  if (!view) return;
+  const wanted = new Set(ids);
+  const nodeIds = new Set([...wanted].filter((id) => view.nodes.has(id)));
+  for (const d of descendantsOf(view, nodeIds)) nodeIds.add(d);
+  const conns = new Map<string, FlatConnection>();
+  for (const c of connectionsTouching(view, nodeIds)) conns.set(c.id, c);
+  for (const id of wanted) {
+    const c = view.connections.get(id);
+    if (c) conns.set(id, c);
+  }
+  for (const c of connectionsTouching(view, new Set(conns.keys()))) conns.set(c.id, c);
+  const nodes = view.order.filter((id) => nodeIds.has(id)).map((id) => view.nodes.get(id)!);
+  const connections = [...view.connections.values()].filter((c) => conns.has(c.id));
+  if (nodes.length === 0 && connections.length === 0) return;
+  const ok = await guarded(view.id, () => deleteAll(view.id, nodes, connections));
+  removeLocal(nodeIds, new Set(conns.keys()));
+  if (!ok) return;
+  record({
+    label: "Delete from view",
+    undo: async () => {
+      insertLocal(nodes, connections);
+      await createAll(view.id, nodes, connections);
+    },
+    redo: async () => {
+      await deleteAll(view.id, nodes, connections);
+      removeLocal(nodeIds, new Set(conns.keys()));
+    },
+  });
+}
+
+/**
+ * Draws a connection between two nodes: for an existing relationship, or for a new one created in the model at
+ * the same time (undo removes both again).
+ */
+export async function connect(
+  source: FlatNode,
+  target: FlatNode,
+  relationship: { existing: Relationship } | { create: { type: string; source: string; target: string } },
+) {
+  const view = editor.get().view;
+  if (!view) return;
+  const rel: Relationship | null = "existing" in relationship ? relationship.existing : null;
+  const relId = rel?.id ?? newId();
+  const conn: FlatConnection = {
+    id: newId(),
+    kind: "relationship",
+    relationship_id: relId,
+    source: source.id,
+    target: target.id,
+    bendpoints: [],
+  };
+  const createRel = async () => {
+    if ("create" in relationship)
+      putRelationship(await api.post<Relationship>("/api/relationships", { id: relId, ...relationship.create }));
+  };
+  const ok = await guarded(view.id, async () => {
+    await createRel();
+    insertLocal([], [conn]);
+    await api.post(path(view.id, "/connections"), connectionBody(conn));
+  });
+  if (!ok) return;
+  setSelected([conn.id]);
+  record({
+    label: "Connect",
+    undo: async () => {
+      await api.del(path(view.id, `/connections/${encodeURIComponent(conn.id)}`)).catch(ignoreGone);
+      removeLocal(new Set(), new Set([conn.id]));
+      if ("create" in relationship) {
+        await api.del(`/api/relationships/${encodeURIComponent(relId)}`).catch(ignoreGone);
+        dropRelationship(relId);
+      }
+    },
+    redo: async () => {
+      await createRel();
+      insertLocal([], [conn]);
+      await api.post(path(view.id, "/connections"), connectionBody(conn));
+    },
+  });
+}
+
+/** A palette click: a new element in the model and its node in the view, undone together. */
+export async function createElementOnView(type: string, name: string, node: Omit<FlatNode, "element_id" | "kind">) {
+  const view = editor.get().view;
+  if (!view) return;
+  const elementId = newId();
+  const flat: FlatNode = { ...node, kind: "element", element_id: elementId };
+  const createElement = async () => putElement(await api.post<Element>("/api/elements", { id: elementId, type, name }));
+  const ok = await guarded(view.id, async () => {
+    await createElement();
+    insertLocal([flat], []);
+    setSelected([flat.id]);
+    await api.post(path(view.id, "/nodes"), nodeBody(flat));
+  });
+  if (!ok) return;
+  record({
+    label: `New ${name}`,
+    undo: async () => {
+      await api.del(`/api/elements/${encodeURIComponent(elementId)}`).catch(ignoreGone);
+      dropElement(elementId);
+      removeLocal(new Set([flat.id]), new Set());
+    },
+    redo: async () => {
+      await createElement();
+      insertLocal([flat], []);
+      await api.post(path(view.id, "/nodes"), nodeBody(flat));
+    },
+  });
+}
+
+/**
+ * Deletes the elements and relationships behind the selection from the model: every view loses them. Not undoable
+ * (the caller asks first); the canvas history is cleared because its steps may refer to what is gone.
+ */
+export async function deleteFromModel(ids: Iterable<string>) {
+  const view = editor.get().view;
+  if (!view) return;
+  const elementIds = new Set<string>();
+  const relationshipIds = new Set<string>();
+  for (const id of ids) {
+    const n = view.nodes.get(id);
+    if (n?.element_id) elementIds.add(n.element_id);
+    const c = view.connections.get(id);
+    if (c?.relationship_id) relationshipIds.add(c.relationship_id);
+  }
+  await guarded(view.id, async () => {
+    for (const id of relationshipIds) {
+      await api.del(`/api/relationships/${encodeURIComponent(id)}`).catch(ignoreGone);
+      dropRelationship(id);
+    }
+    for (const id of elementIds) {
+      await api.del(`/api/elements/${encodeURIComponent(id)}`).catch(ignoreGone);
+      dropElement(id);
+    }
+  });
+  clearHistory();
+  await loadView(view.id);
+}

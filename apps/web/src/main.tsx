@@ -1,0 +1,91 @@
+import { render } from "preact";
+import { useEffect } from "preact/hooks";
+import { location, navigate, onLinkClick, useLocation } from "./app/router.ts";
+import { loadSession, session } from "./app/session.ts";
+import { useStore } from "./app/store.ts";
+import { DashboardPage } from "./dashboards/dashboard-page.tsx";
+import { DashboardsPage } from "./dashboards/dashboards-page.tsx";
+import { ExplorePage } from "./graph/explore-page.tsx";
+import { ModelerPage } from "./modeler/modeler-page.tsx";
+import { AcceptInvitationPage } from "./organization/accept-invitation.tsx";
+import { OrganizationPage } from "./organization/organization-page.tsx";
+import { ChangePasswordPage } from "./pages/change-password.tsx";
+import { HomePage } from "./pages/home.tsx";
+import { LoginPage } from "./pages/login.tsx";
+import { PlatformPage } from "./platform/platform-page.tsx";
+import { SettingsPage } from "./settings/settings-page.tsx";
+import { Notices } from "./ui/notices.tsx";
+import "./styles.css";
+
+const PUBLIC = new Set(["/login"]);
+
+function NotFound() {
+  return (
+    <main class="page narrow" id="main">
+      <h1>Page not found</h1>
+      <p>
+        There is no page at this address.{" "}
+        <a href="/" onClick={onLinkClick}>
+          Go to your workspaces
+        </a>
+        .
+      </p>
+    </main>
+  );
+}
+
+function Routes() {
+  const { path } = useLocation();
+  const { profile } = useStore(session);
+
+  // Signed-out visitors go to the sign-in page (and come back after); a forced password change comes first.
+  useEffect(() => {
+    if (profile === undefined) return;
+    // The location as it is now, not as rendered: sign-in navigates to its `from` page before this effect runs.
+    const path = location.get().path;
+    if (profile === null && !PUBLIC.has(path)) {
+      const here = window.location.pathname + window.location.search;
+      navigate(here === "/" ? "/login" : `/login?from=${encodeURIComponent(here)}`, { replace: true });
+    } else if (profile?.must_change_password && path !== "/change-password") {
+      navigate("/change-password", { replace: true });
+    } else if (profile && path === "/login") {
+      navigate("/", { replace: true });
+    }
+  }, [profile, path]);
+
+  if (profile === undefined)
+    return (
+      <p class="loading" aria-busy="true">
+        Loading…
+      </p>
+    );
+  if (path === "/login") return profile ? null : <LoginPage />;
+  if (!profile) return null;
+  if (path === "/change-password") return <ChangePasswordPage />;
+  if (path === "/") return <HomePage />;
+  if (path === "/organization") return <OrganizationPage />;
+  if (path === "/settings") return <SettingsPage />;
+  if (path === "/explore") return <ExplorePage />;
+  if (path === "/dashboards") return <DashboardsPage />;
+  const dashboard = /^\/dashboards\/([^/]+)$/.exec(path);
+  if (dashboard?.[1]) return <DashboardPage id={decodeURIComponent(dashboard[1])} />;
+  if (path === "/platform" || path.startsWith("/platform/")) return <PlatformPage path={path} />;
+  const invitation = /^\/invitations\/([^/]+)$/.exec(path);
+  if (invitation?.[1]) return <AcceptInvitationPage token={decodeURIComponent(invitation[1])} />;
+  const ws = /^\/workspaces\/([^/]+)$/.exec(path);
+  if (ws?.[1]) return <ModelerPage workspaceId={decodeURIComponent(ws[1])} />;
+  return <NotFound />;
+}
+
+function App() {
+  return (
+    <>
+      <Routes />
+      <Notices />
+    </>
+  );
+}
+
+loadSession();
+const root = document.getElementById("app");
+if (root) render(<App />, root);

@@ -1,0 +1,133 @@
+import { useEffect, useState } from "preact/hooks";
+import { api, describeError } from "../api/client.ts";
+import type { Workspace } from "../api/types.ts";
+import { onLinkClick, queryParam } from "../app/router.ts";
+import { canEdit, refreshProfile, session } from "../app/session.ts";
+import { Shell } from "../app/shell.tsx";
+import { useStore } from "../app/store.ts";
+import { ViewEditor } from "../canvas/view-editor.tsx";
+import { loadModel, model, openView, select } from "./model-store.ts";
+import { ModelTree } from "./model-tree.tsx";
+import { PropertiesPanel } from "./properties-panel.tsx";
+import { TransferMenu } from "./transfer-menu.tsx";
+import { ViewsPanel } from "./views-panel.tsx";
+
+/** The modeler: model tree and views on the left, the open view's canvas in the middle, properties on the right. */
+export function ModelerPage(props: { workspaceId: string }) {
+  const { profile } = useStore(session);
+  const state = useStore(model);
+  const [error, setError] = useState<string | null>(null);
+  const [tab, setTab] = useState<"model" | "views">("model");
+  const editable = canEdit(profile);
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    (async () => {
+      // Model routes work on the active workspace: opening one makes it active (and its organization).
+      if (profile?.active_workspace_id !== props.workspaceId) {
+        await api.post<Workspace>(`/api/workspaces/${encodeURIComponent(props.workspaceId)}/activate`);
+        await refreshProfile();
+      }
+      await loadModel(props.workspaceId);
+      const wanted = queryParam("view");
+      const views = model.get().views;
+      if (live) openView(wanted && views.some((v) => v.id === wanted) ? wanted : (views[0]?.id ?? null));
+      // "Open in modeler" from the graph explorer: the element is selected, its properties shown.
+      const element = queryParam("element");
+      if (live && element && model.get().elements.has(element)) select({ kind: "element", id: element });
+    })().catch((err) => live && setError(describeError(err)));
+    return () => {
+      live = false;
+    };
+  }, [props.workspaceId]);
+
+  const ws = state.info?.workspace;
+  const title = ws ? (
+    <span>
+      <a href="/" onClick={onLinkClick} class="crumb">
+        Workspaces
+      </a>{" "}
+      / <strong>{ws.name}</strong>
+      {editable ? null : <span class="role-badge">read-only</span>}
+    </span>
+  ) : null;
+
+  return (
+    <Shell title={title} actions={ws ? <TransferMenu editable={editable} /> : null}>
+      {error ? (
+        <main class="page narrow" id="main">
+          <h1>This workspace cannot be opened</h1>
+          <p class="form-error" role="alert">
+            {error}
+          </p>
+          <p>
+            <a href="/" onClick={onLinkClick}>
+              Back to your workspaces
+            </a>
+          </p>
+        </main>
+      ) : state.loading || state.workspaceId !== props.workspaceId ? (
+        <p class="loading" aria-busy="true">
+          Loading the model…
+        </p>
+      ) : (
+        <main class="modeler" id="main">
+          <aside class="sidebar" aria-label="Model browser">
+            <div class="tabs" role="tablist" aria-label="Model browser">
+              <button
+                type="button"
+                role="tab"
+                id="tab-model"
+                aria-selected={tab === "model"}
+                aria-controls="panel-model"
+                onClick={() => setTab("model")}
+              >
+                Model ({state.elements.size})
+              </button>
+              <button
+                type="button"
+                role="tab"
+                id="tab-views"
+                aria-selected={tab === "views"}
+                aria-controls="panel-views"
+                onClick={() => setTab("views")}
+              >
+                Views ({state.views.length})
+              </button>
+            </div>
+            <div
+              id="panel-model"
+              role="tabpanel"
+              aria-labelledby="tab-model"
+              hidden={tab !== "model"}
+              class="tab-panel"
+            >
+              <ModelTree editable={editable} />
+            </div>
+            <div
+              id="panel-views"
+              role="tabpanel"
+              aria-labelledby="tab-views"
+              hidden={tab !== "views"}
+              class="tab-panel"
+            >
+              <ViewsPanel editable={editable} />
+            </div>
+          </aside>
+          <section class="workarea" aria-label="View">
+            {state.openViewId ? (
+              <ViewEditor viewId={state.openViewId} readOnly={!editable} />
+            ) : (
+              <div class="empty-work">
+                <p>{state.views.length ? "Choose a view to open it." : "This model has no views yet."}</p>
+                {editable ? <p>Create a view in the Views tab, then drag elements onto it.</p> : null}
+              </div>
+            )}
+          </section>
+          <PropertiesPanel editable={editable} />
+        </main>
+      )}
+    </Shell>
+  );
+}

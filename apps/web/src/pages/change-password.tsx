@@ -1,0 +1,99 @@
+import { useState } from "preact/hooks";
+import { api, describeError } from "../api/client.ts";
+import { navigate, onLinkClick } from "../app/router.ts";
+import { refreshProfile, session } from "../app/session.ts";
+import { useStore } from "../app/store.ts";
+import { FormError } from "../ui/form.tsx";
+
+/** The forced password change after a first sign-in (or an admin reset); Skip keeps the current password. */
+export function ChangePasswordPage() {
+  const { profile } = useStore(session);
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const forced = profile?.must_change_password ?? false;
+
+  const done = async () => {
+    await refreshProfile();
+    navigate("/", { replace: true });
+  };
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (next !== repeat) return setError("The two new passwords differ.");
+    setBusy(true);
+    setError(null);
+    try {
+      await api.post("/api/auth/change-password", { current_password: current, new_password: next });
+      await done();
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  };
+  const skip = async () => {
+    try {
+      await api.post("/api/auth/change-password/skip");
+      await done();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+
+  return (
+    <main class="auth-page" id="main">
+      <form class="auth-card" onSubmit={submit} aria-labelledby="cp-title">
+        <h1 id="cp-title">Change your password</h1>
+        {forced ? <p>Your password must be changed before you continue. You can also skip this for now.</p> : null}
+        <div class="field">
+          <label for="cp-current">Current password</label>
+          <input
+            id="cp-current"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={current}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="cp-new">New password</label>
+          <input
+            id="cp-new"
+            type="password"
+            autocomplete="new-password"
+            required
+            minLength={8}
+            value={next}
+            onInput={(e) => setNext(e.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="cp-repeat">Repeat the new password</label>
+          <input
+            id="cp-repeat"
+            type="password"
+            autocomplete="new-password"
+            required
+            value={repeat}
+            onInput={(e) => setRepeat(e.currentTarget.value)}
+          />
+        </div>
+        <FormError error={error} />
+        <button type="submit" class="primary wide" disabled={busy}>
+          Change password
+        </button>
+        {forced ? (
+          <button type="button" class="wide" onClick={skip}>
+            Skip for now
+          </button>
+        ) : (
+          <a class="button wide" href="/" onClick={onLinkClick}>
+            Cancel
+          </a>
+        )}
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,104 @@
+import { useState } from "preact/hooks";
+import { api, describeError } from "../api/client.ts";
+import { navigate, queryParam } from "../app/router.ts";
+import { authOptions, loadSession, session } from "../app/session.ts";
+import { useStore } from "../app/store.ts";
+import { FormError } from "../ui/form.tsx";
+
+/** Only same-site paths are followed after sign-in (never another origin). */
+function safeFrom(): string {
+  const from = queryParam("from");
+  return from?.startsWith("/") && !from.startsWith("//") && !from.startsWith("/login") ? from : "/";
+}
+
+export function LoginPage() {
+  const { messages } = useStore(session);
+  const options = useStore(authOptions);
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      // The session profile signs in through better-auth (httpOnly session cookie), the local one with local accounts.
+      await api.post(options.profile === "session" ? "/auth/sign-in/username" : "/api/auth/local/login", {
+        username,
+        password,
+      });
+      const profile = await loadSession();
+      navigate(profile?.must_change_password ? "/change-password" : safeFrom(), { replace: true });
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  };
+
+  // The session profile's SSO is better-auth's generic OAuth sign-in: it answers where to send the browser.
+  const ssoSession = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { url } = await api.post<{ url: string }>("/auth/sign-in/oauth2", {
+        providerId: "keycloak",
+        callbackURL: safeFrom(),
+      });
+      window.location.assign(url);
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="auth-page" id="main">
+      <form class="auth-card" onSubmit={submit} aria-labelledby="login-title">
+        <h1 id="login-title">Sign in to the ArchiMate Modeler</h1>
+        {messages?.login.enabled && messages.login.text ? (
+          <p class="login-message" role="note">
+            {messages.login.text}
+          </p>
+        ) : null}
+        <div class="field">
+          <label for="login-username">Username</label>
+          <input
+            id="login-username"
+            name="username"
+            autocomplete="username"
+            required
+            value={username}
+            onInput={(e) => setUsername(e.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="login-password">Password</label>
+          <input
+            id="login-password"
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        </div>
+        <FormError error={error} />
+        <button type="submit" class="primary wide" disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
+        {options.sso && options.profile === "session" ? (
+          <button type="button" class="wide" onClick={ssoSession} disabled={busy}>
+            Sign in with your organization's account (SSO)
+          </button>
+        ) : options.sso ? (
+          <a class="button wide" href={`/api/auth/login?from=${encodeURIComponent(safeFrom())}`}>
+            Sign in with your organization's account (SSO)
+          </a>
+        ) : null}
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,196 @@
+import type { Database } from "@ams/db";
+import type { GraphDeps, GraphHandle, GraphJobQueue } from "@ams/model";
+import { createLogger, type Logger, retryWithBackoff } from "@ams/shared";
+import neo4j, { type Driver } from "neo4j-driver";
+import { type GraphConfig, parseGraphEnv } from "./env.ts";
+import { startLocalNeo4j } from "./local-neo4j.ts";
+import { type Neo4jChoice, resolveNeo4j } from "./neo4j-config.ts";
+import { createMemoryQueue } from "./queue-memory.ts";
+import { createNatsQueue } from "./queue-nats.ts";
+import { createRecoveringQueue } from "./queue-recovering.ts";
+import { ensureGraphSchema } from "./runtime.ts";
+import { type Supervised, superviseLocalNeo4j } from "./supervise.ts";
+import { createGraphWorker, type GraphWorker } from "./worker.ts";
+
+export type BackgroundGraph = {
+  /** For the tenant: undefined until Neo4j answered; then the graph deps. */
+  handle: GraphHandle;
+  /** Health probes: absent when graph features are off (reported "not configured"). */
+  health: { queue?: () => Promise<void>; graph?: () => Promise<void> };
+  /** One line for the start-up banner. */
+  summary: string;
+  /** Resolves once the first attempt to reach Neo4j has succeeded or failed (retries go on in the background). */
+  ready: Promise<void>;
+  /** Stops consuming (the job in hand finishes first), then closes the connections. */
+  close(): Promise<void>;
+};
+
+/**
+ * The graph side of a process, without holding up its HTTP server: Neo4j (the configured one, or a local one started
+ * here) and the job queue (NATS JetStream with NATS_URL, in-process otherwise) are each reached in the background and
+ * retried with capped exponential backoff until they answer, so the process is ready with PostgreSQL alone and gains
+ * the graph and the queue whenever they come up. After that the drivers reconnect by themselves after an outage.
+ * With `worker` (always with the in-process queue) it also consumes rebuild jobs here.
+ */
+export function startGraphInBackground(opts: {
+  database: Database;
+  env?: Record<string, string | undefined>;
+  worker?: boolean;
+  log?: Logger;
+  /** Hears each rebuild this process ran (the rebuild duration metric). */
+  onJobDone?: (outcome: "succeeded" | "retry" | "failed", seconds: number) => void;
+}): BackgroundGraph {
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? createLogger({ service: "graph" });
+  let choice: Neo4jChoice;
+  let config: GraphConfig;
+  try {
+    // A malformed NEO4J_* or GRAPH_* value is a configuration error: fail the start, as every other bad setting does.
+    choice = resolveNeo4j(env);
+    config = parseGraphEnv(env);
+  } catch (err) {
+    throw new Error(`graph: ${(err as Error).message}`);
+  }
+  if (choice.kind === "none") {
+    const message = choice.message;
+    return {
+      handle: {
+        get: () => undefined,
+        unavailable: () => `Graph features are not enabled on this deployment. ${message}`,
+      },
+      health: {},
+      summary: "graph off (no Neo4j)",
+      ready: Promise.resolve(),
+      async close() {},
+    };
+  }
+  const backoff = { initialMs: config.DEPENDENCY_RETRY_INITIAL_MS, maxMs: config.DEPENDENCY_RETRY_MAX_MS };
+  const controller = new AbortController();
+  const queue: GraphJobQueue = config.NATS_URL
+    ? createRecoveringQueue(
+        () =>
+          createNatsQueue({
+            url: config.NATS_URL as string,
+            stream: config.GRAPH_STREAM,
+            subject: config.GRAPH_SUBJECT,
+            ackWaitMs: config.GRAPH_ACK_WAIT_MS,
+          }),
+        { backoff, log, what: `NATS at ${config.NATS_URL}` },
+      )
+    : createMemoryQueue();
+  let deps: GraphDeps | undefined;
+  let failure: string | undefined;
+  let driver: Driver | undefined;
+  let local: Supervised | undefined;
+  let worker: GraphWorker | undefined;
+  let firstDone: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    firstDone = resolve;
+  });
+
+  const connecting = (async () => {
+    let url: string;
+    let auth: { user: string; password: string };
+    if (choice.kind === "local") {
+      // A local Neo4j that does not start (no Java, no Maven) is a set-up matter, not an outage: said once.
+      try {
+        log.info(`starting a local Neo4j in ${choice.dataDir}`);
+        const options = {
+          dataDir: choice.dataDir,
+          boltPort: choice.boltPort,
+          password: choice.password,
+          heap: choice.heap,
+          pageCache: choice.pageCache,
+        };
+        const first = await startLocalNeo4j(options);
+        url = first.url;
+        auth = { user: first.user, password: first.password };
+        const again = { ...options, boltPort: Number(new URL(first.url).port), password: first.password };
+        local = superviseLocalNeo4j(first, () => startLocalNeo4j(again), log);
+      } catch (err) {
+        failure = (err as Error).message;
+        log.warn(`graph features are unavailable: ${failure}`);
+        return;
+      }
+    } else {
+      url = choice.url;
+      auth = { user: choice.user, password: choice.password };
+    }
+    const d = neo4j.driver(url, neo4j.auth.basic(auth.user, auth.password), { disableLosslessIntegers: false });
+    driver = d;
+    const reached = await retryWithBackoff(
+      async () => {
+        await d.verifyConnectivity({ database: config.NEO4J_DATABASE });
+        await ensureGraphSchema(d, config.NEO4J_DATABASE);
+        return true;
+      },
+      {
+        signal: controller.signal,
+        backoff,
+        onFailure: (err, retryInMs, failures) => {
+          failure = `${(err as Error).message} (trying again in ${Math.round(retryInMs / 100) / 10} s)`;
+          if (failures === 1 || failures % 10 === 0) log.warn(`Neo4j at ${url} is not reachable: ${failure}`);
+          firstDone();
+        },
+      },
+    );
+    if (!reached) return;
+    failure = undefined;
+    deps = {
+      driver: d,
+      queue,
+      database: config.NEO4J_DATABASE,
+      rebuildWaitMs: config.GRAPH_REBUILD_WAIT_MS,
+      queryTimeoutMs: config.EXPLORE_TIMEOUT_MS,
+      rowCap: config.EXPLORE_ROW_CAP,
+      down: local?.down,
+    };
+    if (queue.kind === "memory" || opts.worker) {
+      worker = createGraphWorker({
+        database: opts.database,
+        neo4j: d,
+        queue,
+        neo4jUrl: url,
+        neo4jDatabase: config.NEO4J_DATABASE,
+        graceMs: config.GRAPH_RETIRE_GRACE_MS,
+        staleMs: config.GRAPH_ACK_WAIT_MS,
+        batchSize: config.GRAPH_BATCH_SIZE,
+        log,
+        neo4jDown: local?.down,
+        onJobDone: opts.onJobDone,
+      });
+      await worker.start();
+    }
+    log.info(
+      `graph on ${url}, jobs on ${queue.kind === "nats" ? `NATS stream ${config.GRAPH_STREAM}` : "the in-process queue"}`,
+    );
+  })().finally(() => firstDone());
+
+  const notReady = () =>
+    failure
+      ? `The graph database could not be started or reached: ${failure}`
+      : "The graph database is starting; try again in a moment";
+  const where = choice.kind === "local" ? `local Neo4j in ${choice.dataDir}` : choice.url;
+  return {
+    handle: { get: () => deps, unavailable: notReady },
+    health: {
+      graph: async () => {
+        if (!deps) throw new Error(notReady());
+        const down = deps.down?.();
+        if (down) throw new Error(down);
+        await deps.driver.verifyConnectivity({ database: deps.database });
+      },
+      queue: () => queue.ping(),
+    },
+    summary: `graph: ${where}, queue: ${config.NATS_URL ? `NATS at ${config.NATS_URL}` : "in-process"} (connecting in the background)`,
+    ready,
+    async close() {
+      controller.abort();
+      await connecting.catch(() => {});
+      await worker?.stop();
+      await queue.close();
+      await driver?.close();
+      await local?.stop();
+    },
+  };
+}

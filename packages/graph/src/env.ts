@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+const ms = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+
+/** Graph settings shared by the worker and the graph routes; parsed once at start-up. */
+export const GraphEnv = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  NATS_URL: z.string().optional(),
+  GRAPH_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default("GRAPH_JOBS"),
+  GRAPH_SUBJECT: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .default("graph.rebuild"),
+  GRAPH_ACK_WAIT_MS: ms(30_000),
+  GRAPH_REBUILD_WAIT_MS: ms(10_000),
+  GRAPH_RETIRE_GRACE_MS: ms(11_000),
+  GRAPH_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(20_000),
+  EXPLORE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  EXPLORE_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),
+  NEO4J_DATABASE: z.string().optional(),
+  /** First and longest wait between attempts to reach Neo4j and NATS (capped exponential backoff). */
+  DEPENDENCY_RETRY_INITIAL_MS: z.coerce.number().int().min(10).default(500),
+  DEPENDENCY_RETRY_MAX_MS: z.coerce.number().int().min(100).default(30_000),
+});
+export type GraphConfig = z.infer<typeof GraphEnv>;
+
+export function parseGraphEnv(env: Record<string, string | undefined> = process.env): GraphConfig {
+  const result = GraphEnv.safeParse(env);
+  if (!result.success) {
+    throw new Error(
+      `Invalid graph configuration:\n${result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`,
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,153 @@
+import type { Database } from "@ams/db";
+import { claimJob, finishJob, type GraphJobQueue, heartbeatJob, type JobDelivery, type JobOutcome } from "@ams/model";
+import { AppError, type Logger, silentLogger } from "@ams/shared";
+import type { Driver } from "neo4j-driver";
+import { graphRows } from "./graph-rows.ts";
+import { readGraphSource } from "./read-source.ts";
+import { retireSlot, writeGraph } from "./write-graph.ts";
+
+export type GraphWorkerOptions = {
+  database: Database;
+  neo4j: Driver;
+  queue: GraphJobQueue;
+  /** Where the driver points, for error messages (never with credentials). */
+  neo4jUrl?: string;
+  neo4jDatabase?: string;
+  /** Readers' grace on the previous slot before it is emptied (GRAPH_RETIRE_GRACE_MS, default 11 s). */
+  graceMs?: number;
+  /** A running job whose heartbeat is older than this was abandoned (default 30 s; keep it at the queue's ack wait). */
+  staleMs?: number;
+  /** How often a running job heartbeats (default 2 s). */
+  heartbeatMs?: number;
+  /** Tries of a job failing for other reasons than an unreachable Neo4j (default 3). */
+  maxAttempts?: number;
+  batchSize?: number;
+  log?: Logger;
+  /** Hears how each rebuild run here ended and how long it took (the rebuild duration metric). */
+  onJobDone?: (outcome: "succeeded" | "retry" | "failed", seconds: number) => void;
+  /** Why Neo4j is known to be down (a supervised local Neo4j restarting): jobs wait for it instead of failing. */
+  neo4jDown?: () => string | undefined;
+};
+
+/**
+ * Consumes rebuild jobs: claims the job row, reads the model from PostgreSQL, writes a new graph generation and
+ * switches to it, records the counts, and only then acknowledges the message. Used in-process by the standalone
+ * shape and alone by main.ts.
+ */
+export function createGraphWorker(opts: GraphWorkerOptions) {
+  const baseLog = opts.log ?? silentLogger;
+  const staleMs = opts.staleMs ?? 30_000;
+  const heartbeatMs = opts.heartbeatMs ?? 2_000;
+  const graceMs = opts.graceMs ?? 11_000;
+  const retirements = new Set<NodeJS.Timeout>();
+  let subscription: { stop(): Promise<void> } | undefined;
+
+  /** Jobs that really ran here (a delivery of a gone or busy job is answered without running). */
+  const ran = new Set<string>();
+
+  async function handle(delivery: JobDelivery): Promise<JobOutcome> {
+    const started = performance.now();
+    const outcome = await run(delivery);
+    const didRun = ran.delete(delivery.job.jobId);
+    if (opts.onJobDone && didRun) {
+      const kind = outcome.kind === "ack" ? "succeeded" : outcome.kind === "term" ? "failed" : "retry";
+      opts.onJobDone(kind, (performance.now() - started) / 1000);
+    }
+    return outcome;
+  }
+
+  async function run(delivery: JobDelivery): Promise<JobOutcome> {
+    const { jobId, workspaceId, requestId } = delivery.job;
+    const log = requestId ? baseLog.child({ request_id: requestId }) : baseLog;
+    // Neo4j is being restarted: the job stays queued (not claimed, no attempt spent) and runs once it is back.
+    if (opts.neo4jDown?.()) return { kind: "retry", delayMs: 2_000 };
+    const claimed = await claimJob(opts.database, jobId, staleMs);
+    if (claimed === "gone") return { kind: "ack" };
+    if (claimed === "busy") return { kind: "retry", delayMs: 1000 };
+    ran.add(jobId);
+    log.info(`job ${jobId}: rebuilding workspace ${workspaceId} (attempt ${claimed.attempts})`);
+    let lastBeat = Date.now();
+    const beat = async () => {
+      if (Date.now() - lastBeat < heartbeatMs) return;
+      lastBeat = Date.now();
+      delivery.heartbeat();
+      await heartbeatJob(opts.database, jobId);
+    };
+    const timer = setInterval(() => void beat().catch(() => {}), heartbeatMs);
+    try {
+      const started = Date.now();
+      const source = await readGraphSource(opts.database, workspaceId);
+      const result = await writeGraph(opts.neo4j, workspaceId, graphRows(source), {
+        batchSize: opts.batchSize,
+        graceMs,
+        database: opts.neo4jDatabase,
+        onProgress: beat,
+      });
+      await finishJob(opts.database, jobId, {
+        state: "succeeded",
+        generation: result.generation,
+        counts: result.counts,
+      });
+      log.info(
+        `job ${jobId}: generation ${result.generation} in ${Date.now() - started} ms (${JSON.stringify(result.counts)})`,
+      );
+      if (result.skipped > 0) {
+        log.warn(
+          `job ${jobId}: ${result.skipped} edges had an end missing from the model and were not drawn (see counts)`,
+        );
+      }
+      if (result.previousSlot) scheduleRetirement(workspaceId, result.previousSlot);
+      return { kind: "ack" };
+    } catch (err) {
+      const unreachable = isUnavailable(err);
+      const message = unreachable
+        ? `Neo4j is unreachable${opts.neo4jUrl ? ` at ${opts.neo4jUrl}` : ""}: ${(err as Error).message}. The previous graph is unchanged.`
+        : err instanceof AppError && err.code === "CONFLICT"
+          ? err.message
+          : `rebuild failed: ${(err as Error).message ?? String(err)}`;
+      // Unreachable while a supervised Neo4j restarts: try again once it is back rather than failing the job.
+      const restarting = unreachable && opts.neo4jDown?.() !== undefined;
+      const final = !restarting && (unreachable || claimed.attempts >= (opts.maxAttempts ?? 3));
+      log.warn(`job ${jobId}: ${message}${final ? "" : " (will retry)"}`);
+      await finishJob(opts.database, jobId, { state: final ? "failed" : "queued", error: message });
+      if (restarting) return { kind: "retry", delayMs: 2_000 };
+      return final ? { kind: "term" } : { kind: "retry", delayMs: 1000 * claimed.attempts };
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  function scheduleRetirement(workspaceId: string, slot: "A" | "B") {
+    const timer = setTimeout(() => {
+      retirements.delete(timer);
+      retireSlot(opts.neo4j, workspaceId, slot, opts.neo4jDatabase).catch((e) =>
+        baseLog.warn(`retiring slot ${slot} of ${workspaceId}: ${e.message}`),
+      );
+    }, graceMs);
+    timer.unref();
+    retirements.add(timer);
+  }
+
+  return {
+    handle,
+    async start() {
+      subscription = await opts.queue.consume(handle);
+    },
+    async stop() {
+      await subscription?.stop();
+      for (const t of retirements) clearTimeout(t);
+      retirements.clear();
+    },
+  };
+}
+
+export type GraphWorker = ReturnType<typeof createGraphWorker>;
+
+function isUnavailable(err: unknown): boolean {
+  const code = (err as { code?: string }).code ?? "";
+  return (
+    code === "ServiceUnavailable" ||
+    code === "SessionExpired" ||
+    /ECONNREFUSED|Could not perform discovery|connect ECONN/.test(String((err as Error)?.message))
+  );
+}

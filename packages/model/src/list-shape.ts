@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+/** Documentation longer than this is cut in list answers (the get_* tools and REST reads give all of it). */
+export const LIST_DOCUMENTATION_CAP = 1000;
+
+/**
+ * The fields a list answer may be limited to, and whether each item's documentation is cut. `summary` keeps the
+ * identifying fields only. Keeps a single huge documentation field (or thousands of property values) from making
+ * a list answer megabytes.
+ */
+export const ListShape = <F extends readonly [string, ...string[]]>(fields: F, summary: readonly F[number][]) =>
+  z.strictObject({
+    fields: z
+      .array(z.enum(fields))
+      .min(1)
+      .optional()
+      .describe(`Only these fields in each item (id always): ${fields.join(", ")}; default all`),
+    summary: z
+      .boolean()
+      .default(false)
+      .describe(`Short items: ${["id", ...summary].join(", ")} only (overrides fields)`),
+  });
+
+/**
+ * Items limited to the asked fields (id always kept); documentation over LIST_DOCUMENTATION_CAP characters is cut
+ * and the item says so with `documentation_truncated: true`.
+ */
+export function shapeItems<T extends { id: string; documentation?: string | null }>(
+  items: readonly T[],
+  opts: { fields?: readonly string[]; summary?: boolean; summaryFields: readonly string[] },
+): Record<string, unknown>[] {
+  const keep = opts.summary ? opts.summaryFields : opts.fields;
+  return items.map((item) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(item)) {
+      if (keep && key !== "id" && !keep.includes(key)) continue;
+      out[key] = value;
+    }
+    const doc = out.documentation;
+    if (typeof doc === "string" && doc.length > LIST_DOCUMENTATION_CAP) {
+      out.documentation = `${doc.slice(0, LIST_DOCUMENTATION_CAP)}…`;
+      out.documentation_truncated = true;
+    }
+    return out;
+  });
+}
+
+/** A list item's schema when any field but id may be left out (fields/summary) and documentation may be cut. */
+export const shapedItem = <S extends z.ZodObject>(item: S) =>
+  item.partial().extend({
+    id: z.string(),
+    documentation_truncated: z
+      .boolean()
+      .optional()
+      .describe(`true when documentation was cut at ${LIST_DOCUMENTATION_CAP} characters (get the item for all)`),
+  });

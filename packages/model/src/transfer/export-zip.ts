@@ -1,0 +1,47 @@
+import { PassThrough, Readable } from "node:stream";
+import { ZipArchive } from "archiver";
+import type { Verb } from "../context.ts";
+import { listViews } from "../views/read.ts";
+import { renderView } from "../views/render.ts";
+import { exportModel } from "./export-model.ts";
+
+/** An entry name for a view's SVG: its name made safe for every platform, unique case-insensitively. */
+function svgNames(views: { id: string; name: string | null }[]): string[] {
+  const used = new Set<string>();
+  return views.map((v) => {
+    const base =
+      (v.name || v.id)
+        .replace(/[^\w .()-]+/g, "_")
+        .trim()
+        .slice(0, 100) || v.id;
+    let name = `${base}.svg`;
+    for (let i = 2; used.has(name.toLowerCase()); i++) name = `${base} (${i}).svg`;
+    used.add(name.toLowerCase());
+    return name;
+  });
+}
+
+/**
+ * The active workspace as a ZIP: the Open Exchange XML and one SVG per view under `views/`. Everything is read and
+ * rendered before the archive starts, so a refusal is an error rather than a broken download; the archive itself
+ * is compressed as it is read.
+ */
+export async function exportZip({ ctx }: Verb): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
+  const { xml, fileName } = await exportModel({ ctx });
+  const views = await listViews({ ctx });
+  const names = svgNames(views);
+  const svgs: { name: string; svg: string }[] = [];
+  for (const [i, v] of views.entries()) {
+    svgs.push({ name: names[i] ?? `${v.id}.svg`, svg: await renderView({ ctx, input: { id: v.id } }) });
+  }
+  const zip = new ZipArchive({ zlib: { level: 6 } });
+  const out = new PassThrough();
+  zip.pipe(out);
+  zip.append(xml, { name: fileName });
+  for (const s of svgs) zip.append(s.svg, { name: `views/${s.name}` });
+  void zip.finalize();
+  return {
+    fileName: `${fileName.replace(/\.xml$/, "")}.zip`,
+    body: Readable.toWeb(out) as ReadableStream<Uint8Array>,
+  };
+}

@@ -1,0 +1,5 @@
+import { Workspace } from "../workspaces/schemas.ts";
+import { ImportResult } from "./import-model.ts";
+
+/** A workspace created from a file: the workspace and its import result. */
+export const WorkspaceFromFile = Workspace.extend({ import: ImportResult });

@@ -1,0 +1,102 @@
+import { AppError, invalid } from "@ams/shared";
+import { z } from "zod";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { MAX_PNG_PIXELS, rasterizeSvg } from "../render/png/rasterize.ts";
+import { renderViewSvg } from "../render/render-view.ts";
+import { summarizePicture, type ViewPictureSummary } from "./picture-summary.ts";
+import { loadRenderInput } from "./render.ts";
+
+export const ImageFormats = ["png", "svg"] as const;
+export const ViewImageQuery = z.strictObject({
+  format: z
+    .string()
+    .max(20)
+    .optional()
+    .describe("png (a picture to look at) or svg (the drawing as text); default svg over REST, png over MCP"),
+  scale: z.coerce
+    .number()
+    .min(0.1)
+    .max(8)
+    .optional()
+    .describe("PNG only: pixels per view unit, 0.1 to 8 (default 1; 2 for sharp text on high-density screens)"),
+});
+
+export type ViewImage = {
+  format: (typeof ImageFormats)[number];
+  mimeType: string;
+  /** The scale a PNG was drawn at (1 for SVG). */
+  scale: number;
+  /** PNG bytes, or the SVG document. */
+  data: Buffer | string;
+  width: number;
+  height: number;
+  summary?: ViewPictureSummary;
+};
+
+/** The format as asked (case-insensitive), or a 422 naming the ones there are. */
+export function parseImageFormat(format: string | undefined, fallback: ViewImage["format"]): ViewImage["format"] {
+  if (format === undefined || format === "") return fallback;
+  const f = format.toLowerCase();
+  if (f === "png" || f === "svg") return f;
+  throw invalid("format", `'${format}' is not an image format of this service; use png or svg`);
+}
+
+const SIZE = /<svg [^>]*width="(\d+)" height="(\d+)"/;
+
+/**
+ * A view as a picture: SVG in ArchiMate notation, or that SVG drawn as PNG at `scale`; with `summary`, what the
+ * picture shows in numbers (elements, overlapping nodes, relationships between shown elements left undrawn).
+ */
+export async function renderViewImage({
+  ctx,
+  input,
+}: Verb<{
+  id: string;
+  format: ViewImage["format"];
+  scale?: number;
+  /** Without a scale: the largest scale up to 1 whose PNG has no side longer than this many pixels. */
+  fit?: number;
+  summary?: boolean;
+}>): Promise<ViewImage> {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  const data = await loadRenderInput(ctx.database, ws, input.id);
+  // The summary's queries run while the picture is drawn; awaited (and so reported) once it is done.
+  const pending = input.summary ? summarizePicture(ctx.database, ws, data, input.id) : Promise.resolve(undefined);
+  pending.catch(() => {});
+  const svg = renderViewSvg(data, { resolveIcon: ctx.resolveIcon });
+  const [, w, h] = SIZE.exec(svg) ?? [];
+  const svgWidth = Number(w);
+  const svgHeight = Number(h);
+  if (input.format === "svg") {
+    return {
+      format: "svg",
+      mimeType: "image/svg+xml",
+      scale: 1,
+      data: svg,
+      width: svgWidth,
+      height: svgHeight,
+      summary: await pending,
+    };
+  }
+  const scale = input.scale ?? (input.fit ? Math.min(1, input.fit / Math.max(svgWidth, svgHeight)) : 1);
+  const pixels = svgWidth * scale * (svgHeight * scale);
+  if (pixels > MAX_PNG_PIXELS) {
+    const fits = Math.floor(Math.sqrt(MAX_PNG_PIXELS / (svgWidth * svgHeight)) * 100) / 100;
+    throw new AppError(
+      "VALIDATION",
+      `scale: the view is ${svgWidth} x ${svgHeight}; at scale ${scale} the PNG would exceed ${MAX_PNG_PIXELS.toLocaleString("en-US")} pixels (use scale ${fits} or less, or svg)`,
+      { errors: [{ path: "scale", message: `at most ${fits} for this view` }] },
+    );
+  }
+  const png = rasterizeSvg(svg, scale);
+  return {
+    format: "png",
+    mimeType: "image/png",
+    scale,
+    data: png.png,
+    width: png.width,
+    height: png.height,
+    summary: await pending,
+  };
+}

@@ -1,0 +1,91 @@
+import { Gauge, Histogram } from "prom-client";
+import type { ServiceMetrics } from "./metrics.ts";
+
+const LONG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+/** Database gauges read at scrape time: reachable (1/0) with the ping's duration, and the pool's size. */
+export function registerDatabaseMetrics(
+  metrics: ServiceMetrics,
+  db: { ping(): Promise<void>; maxConnections: number },
+) {
+  let pingSeconds = 0;
+  // Registered first, so that the ping of this scrape has run when the duration is read.
+  new Gauge({
+    name: "archimate_db_up",
+    help: "1 when the database answered the scrape's ping",
+    registers: [metrics.registry],
+    async collect() {
+      const started = performance.now();
+      try {
+        await db.ping();
+        this.set(1);
+      } catch {
+        this.set(0);
+      }
+      pingSeconds = (performance.now() - started) / 1000;
+    },
+  });
+  new Gauge({
+    name: "archimate_db_ping_seconds",
+    help: "Round trip of the scrape's ping to the database",
+    registers: [metrics.registry],
+    collect() {
+      this.set(pingSeconds);
+    },
+  });
+  new Gauge({
+    name: "archimate_db_pool_max_connections",
+    help: "Connections this process's pool may open",
+    registers: [metrics.registry],
+    collect() {
+      this.set(db.maxConnections);
+    },
+  });
+}
+
+/** Rebuild jobs waiting and the age of the oldest (the queue lag), read at scrape time. */
+export function registerQueueMetrics(
+  metrics: ServiceMetrics,
+  stats: () => Promise<{ queued: number; oldestSeconds: number }>,
+) {
+  let oldest = 0;
+  new Gauge({
+    name: "archimate_graph_jobs_queued",
+    help: "Graph rebuild jobs waiting to run",
+    registers: [metrics.registry],
+    async collect() {
+      const s = await stats().catch(() => undefined);
+      if (!s) return;
+      this.set(s.queued);
+      oldest = s.oldestSeconds;
+    },
+  });
+  new Gauge({
+    name: "archimate_graph_queue_lag_seconds",
+    help: "Age of the oldest graph rebuild job still waiting (0 when none)",
+    registers: [metrics.registry],
+    collect() {
+      this.set(oldest);
+    },
+  });
+}
+
+export function importDurationHistogram(metrics: ServiceMetrics): Histogram<"status"> {
+  return new Histogram({
+    name: "archimate_import_duration_seconds",
+    help: "Open Exchange imports (upload included), by answer status",
+    labelNames: ["status"],
+    buckets: LONG_BUCKETS,
+    registers: [metrics.registry],
+  });
+}
+
+export function rebuildDurationHistogram(metrics: ServiceMetrics): Histogram<"outcome"> {
+  return new Histogram({
+    name: "archimate_graph_rebuild_duration_seconds",
+    help: "Graph rebuild jobs run by this process, by outcome (succeeded, retry, failed)",
+    labelNames: ["outcome"],
+    buckets: LONG_BUCKETS,
+    registers: [metrics.registry],
+  });
+}

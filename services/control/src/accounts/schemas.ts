@@ -1,0 +1,38 @@
+import { z } from "@hono/zod-openapi";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../auth/passwords.ts";
+
+/** GET /api/me: the profile, memberships and active choice of the caller. */
+export const Profile = z
+  .object({
+    id: z.string(),
+    username: z.string(),
+    name: z.string(),
+    email: z.string().nullable(),
+    email_verified: z.boolean(),
+    role: z.enum(["platform_admin", "user"]),
+    must_change_password: z.boolean(),
+    auth_provider: z.string(),
+    memberships: z.array(
+      z.object({
+        organization_id: z.string(),
+        organization_slug: z.string(),
+        organization_name: z.string(),
+        role: z.string(),
+        enabled: z.boolean(),
+      }),
+    ),
+    active_organization_id: z.string().nullable(),
+    active_workspace_id: z.string().nullable(),
+    /** Set when the caller authenticated with a personal API token: its scope. */
+    api_token: z
+      .object({ id: z.string(), organization_id: z.string(), workspace_id: z.string().nullable() })
+      .nullable(),
+  })
+  .openapi("Profile");
+export type Profile = z.infer<typeof Profile>;
+
+export const ChangePasswordInput = z.object({
+  current_password: z.string().min(1).max(1024),
+  new_password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
+});
+export type ChangePasswordInput = z.infer<typeof ChangePasswordInput>;

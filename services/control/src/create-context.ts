@@ -1,0 +1,57 @@
+import { silentLogger } from "@ams/shared";
+import { createLocalAccessTokens } from "./auth/access-token.ts";
+import { createAuthenticator } from "./auth/authenticate.ts";
+import { createLocalDirectory } from "./auth/directory.ts";
+import { createLoginLimiter } from "./auth/login-limit.ts";
+import { createAccessTokenRevocations } from "./auth/revocations.ts";
+import type { ControlContext } from "./context.ts";
+import type { ControlDeps } from "./deps.ts";
+import { invitationServices } from "./invitations/services.ts";
+import { createSessionAuthenticator } from "./session/authenticate.ts";
+import { createSessionAuth } from "./session/better-auth.ts";
+
+/** Everything a control route needs, built once from the deps. */
+export function createControlContext(deps: ControlDeps): ControlContext {
+  const clock = deps.clock ?? (() => new Date());
+  const accessTokens = createLocalAccessTokens(deps.env.AUTH_JWT_SECRET, clock);
+  const revocations = createAccessTokenRevocations(deps.database, clock);
+  const log = deps.log ?? silentLogger;
+  const session = deps.env.AUTH_MODE === "session" ? sessionProfile(deps, clock) : undefined;
+  return {
+    database: deps.database,
+    tokens: deps.tokens,
+    upstreams: deps.upstreams,
+    env: deps.env,
+    clock,
+    health: deps.health ?? {},
+    accessTokens,
+    authenticate:
+      session?.lookup.authenticate ??
+      createAuthenticator({
+        database: deps.database,
+        verifiers: [accessTokens.verify, ...(deps.accessTokenVerifiers ?? [])],
+        clock,
+        revocations,
+      }),
+    revocations,
+    limiter: createLoginLimiter(deps.database, clock),
+    directory: deps.directory ?? createLocalDirectory(deps.database),
+    sessionProviders: deps.sessionProviders ?? {},
+    log,
+    invitations: invitationServices({ database: deps.database, clock, log, env: deps.env }, deps),
+    session,
+  };
+}
+
+/** The session profile (AUTH_MODE=session): callers are identified by better-auth's cookie or an API token. */
+function sessionProfile(deps: ControlDeps, clock: () => Date) {
+  const auth = createSessionAuth(deps.env, deps.database);
+  const lookup = createSessionAuthenticator({
+    auth,
+    database: deps.database,
+    clock,
+    cacheSeconds: deps.env.SESSION_CACHE_SECONDS,
+    trustedOrigins: [new URL(deps.env.PUBLIC_URL).origin, ...deps.env.TRUSTED_ORIGINS],
+  });
+  return { auth, lookup };
+}

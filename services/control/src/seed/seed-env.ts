@@ -1,0 +1,13 @@
+import type { ControlEnv } from "../env.ts";
+
+/** The settings seeding reads: whether to seed the demo, and the seed passwords. */
+export type SeedEnv = Pick<
+  ControlEnv,
+  | "DEMO_SEED"
+  | "AUTH_MODE"
+  | "SEED_ADMIN_PASSWORD"
+  | "SEED_USER_PASSWORD"
+  | "SEED_CONTRIB_PASSWORD"
+  | "SEED_ARCHI_PASSWORD"
+  | "SEED_OPEN_PASSWORD"
+>;

@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import { accounts, type Database, sessions, users, verifications } from "@ams/db";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { admin, genericOAuth, username } from "better-auth/plugins";
+import { adminAc, userAc } from "better-auth/plugins/admin/access";
+import { PLATFORM_ADMIN_ROLE } from "../auth/claims.ts";
+import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "../auth/passwords.ts";
+import { normalizeUsername } from "../auth/users.ts";
+import type { ControlEnv } from "../env.ts";
+import { keycloakProvider } from "./providers.ts";
+
+export const SESSION_BASE_PATH = "/auth";
+/** better-auth's cookie prefix; the cookie is `<prefix>.session_token` (with `__Secure-` in front over https). */
+const COOKIE_PREFIX = "ams";
+/** Sessions last a week and are extended once a day while used (better-auth's defaults, stated). */
+const SESSION_SECONDS = 7 * 24 * 3600;
+
+/**
+ * The session profile's identity service (AUTH_MODE=session): better-auth on our own users/accounts/sessions tables
+ * through its drizzle adapter, username sign-in, the admin plugin for the platform role, argon2id passwords (the same
+ * hashes as local accounts, so an account moves between profiles), no self sign-up (accounts come from seeds,
+ * invitations and the platform admin).
+ */
+export function createSessionAuth(env: ControlEnv, database: Database) {
+  const https = new URL(env.PUBLIC_URL).protocol === "https:";
+  const keycloak = keycloakProvider(env);
+  return betterAuth({
+    appName: "ArchiMate",
+    baseURL: env.PUBLIC_URL,
+    basePath: SESSION_BASE_PATH,
+    secret: env.SESSION_SECRET,
+    telemetry: { enabled: false },
+    logger: { disabled: env.NODE_ENV === "test" },
+    database: drizzleAdapter(database.db as Parameters<typeof drizzleAdapter>[0], {
+      provider: "pg",
+      schema: { user: users, account: accounts, session: sessions, verification: verifications },
+    }),
+    trustedOrigins: [new URL(env.PUBLIC_URL).origin, ...env.TRUSTED_ORIGINS],
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      password: { hash: hashPassword, verify: ({ hash, password }) => verifyPassword(hash, password) },
+    },
+    session: {
+      expiresIn: SESSION_SECONDS,
+      updateAge: 24 * 3600,
+      additionalFields: { activeOrganizationId: { type: "string", required: false, input: false } },
+    },
+    user: { additionalFields: { mustChangePassword: { type: "boolean", required: false, input: false } } },
+    // Five failed sign-ins per 15 minutes per address, as the local profile (spec's limit).
+    rateLimit: {
+      enabled: env.NODE_ENV !== "test",
+      window: 60,
+      max: 100,
+      customRules: { "/sign-in/username": { window: 15 * 60, max: 5 } },
+    },
+    advanced: {
+      cookiePrefix: COOKIE_PREFIX,
+      useSecureCookies: https,
+      crossSubDomainCookies: env.COOKIE_DOMAIN ? { enabled: true, domain: env.COOKIE_DOMAIN } : undefined,
+      database: { generateId: () => randomUUID() },
+    },
+    plugins: [
+      username({
+        minUsernameLength: 1,
+        maxUsernameLength: 64,
+        usernameNormalization: normalizeUsername,
+        usernameValidator: (name) => /^[A-Za-z0-9._@-]+$/.test(name),
+      }),
+      admin({
+        defaultRole: "user",
+        adminRoles: [PLATFORM_ADMIN_ROLE],
+        roles: { user: userAc, [PLATFORM_ADMIN_ROLE]: adminAc },
+      }),
+      ...(keycloak ? [genericOAuth({ config: [keycloak] })] : []),
+    ],
+  });
+}
+
+export type SessionAuth = ReturnType<typeof createSessionAuth>;

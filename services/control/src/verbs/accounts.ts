@@ -1,0 +1,116 @@
+import { memberships, organizations, users } from "@ams/db";
+import { AppError, invalid } from "@ams/shared";
+import { asc, eq } from "drizzle-orm";
+import type { ChangePasswordInput, Profile } from "../accounts/schemas.ts";
+import { hashPassword, verifyPassword } from "../auth/passwords.ts";
+import type { Identity } from "../auth/principal.ts";
+import { revokeAllSessions } from "../auth/refresh-tokens.ts";
+import { findLocalCredential, identityOf, setLocalPassword } from "../auth/users.ts";
+import { resolveActive } from "../gateway/resolve.ts";
+import { keycloakProvider } from "../session/providers.ts";
+import type { PublicContext, SignedInContext } from "./context.ts";
+
+/** The caller's profile and memberships; with an API token, only the token's organization is in view. */
+export async function getProfile({ ctx }: { ctx: SignedInContext }): Promise<Profile> {
+  const p = ctx.principal;
+  const rows = await ctx.database.db
+    .select({ org: organizations, role: memberships.role })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(eq(memberships.userId, p.userId))
+    .orderBy(asc(organizations.name), asc(organizations.id));
+  const token = p.apiToken;
+  const active = token
+    ? { organizationId: token.organizationId, workspaceId: token.workspaceId }
+    : await resolveActive(ctx.database, p.userId, p.activeOrganizationId);
+  return {
+    id: p.userId,
+    username: p.username,
+    name: p.name,
+    email: p.email,
+    email_verified: p.emailVerified,
+    role: p.platformAdmin ? "platform_admin" : "user",
+    must_change_password: p.mustChangePassword,
+    auth_provider: p.provider,
+    memberships: rows
+      .filter((r) => !token || r.org.id === token.organizationId)
+      .map((r) => ({
+        organization_id: r.org.id,
+        organization_slug: r.org.slug,
+        organization_name: r.org.name,
+        role: r.role,
+        enabled: r.org.enabled,
+      })),
+    active_organization_id: active?.organizationId ?? null,
+    active_workspace_id: active?.workspaceId ?? null,
+    api_token: token
+      ? { id: token.tokenId, organization_id: token.organizationId, workspace_id: token.pinnedWorkspaceId }
+      : null,
+  };
+}
+
+function requireLocalAccount(ctx: SignedInContext): void {
+  if (ctx.principal.provider !== "local") {
+    throw new AppError("FORBIDDEN", "The password of this account is managed by the identity provider");
+  }
+}
+
+/**
+ * Changes the local password. The current password is checked under the same failure limit as sign-in (per
+ * username and client address); on success every session of the user ends. Answers the identity the caller's new
+ * session is started for (without must_change_password).
+ */
+export async function changePassword({
+  ctx,
+  input,
+}: {
+  ctx: SignedInContext;
+  input: ChangePasswordInput & { clientIp: string };
+}): Promise<Identity> {
+  const { principal } = ctx;
+  requireLocalAccount(ctx);
+  const attempt = await ctx.limiter.begin({ username: principal.username, ip: input.clientIp });
+  const found = await findLocalCredential(ctx.database.db, principal.username);
+  if (!found || found.user.id !== principal.userId) {
+    throw new AppError("FORBIDDEN", "This account has no local password");
+  }
+  if (!(await verifyPassword(found.passwordHash, input.current_password))) {
+    throw invalid("current_password", "does not match");
+  }
+  await attempt.succeeded();
+  if (input.new_password === input.current_password) {
+    throw invalid("new_password", "must differ from the current password");
+  }
+  const now = ctx.clock();
+  const passwordHash = await hashPassword(input.new_password);
+  const user = await ctx.database.db.transaction(async (tx) => {
+    await setLocalPassword(tx, principal.userId, passwordHash, now);
+    const [row] = await tx
+      .update(users)
+      .set({ mustChangePassword: false, updatedAt: now })
+      .where(eq(users.id, principal.userId))
+      .returning();
+    await revokeAllSessions(tx, principal.userId, now);
+    return row;
+  });
+  if (!user) throw new AppError("UNAUTHENTICATED", "The account no longer exists");
+  return identityOf(user);
+}
+
+/** "Skip" on the forced change: clears mustChangePassword; answers the identity to reissue the access token for. */
+export async function skipPasswordChange({ ctx }: { ctx: SignedInContext }): Promise<Identity> {
+  requireLocalAccount(ctx);
+  const [user] = await ctx.database.db
+    .update(users)
+    .set({ mustChangePassword: false, updatedAt: ctx.clock() })
+    .where(eq(users.id, ctx.principal.userId))
+    .returning();
+  if (!user) throw new AppError("UNAUTHENTICATED", "The account no longer exists");
+  return identityOf(user);
+}
+
+/** What the sign-in page offers: the sign-in profile and whether SSO through the identity provider is on. */
+export function getAuthOptions({ ctx }: { ctx: PublicContext }): { profile: "local" | "session"; sso: boolean } {
+  if (ctx.env.AUTH_MODE === "session") return { profile: "session", sso: keycloakProvider(ctx.env) !== null };
+  return { profile: "local", sso: ctx.env.IDP_SSO_ENABLED };
+}

@@ -1,0 +1,70 @@
+import { AppError } from "@ams/shared";
+import { issueInvitation } from "../invitations/issue.ts";
+import {
+  getInvitationInOrganization,
+  listInvitations as listInOrganization,
+  revokeInvitation as revoke,
+} from "../invitations/manage.ts";
+import { acceptInvitation as accept, previewInvitation as preview } from "../invitations/redeem.ts";
+import type { CreateInvitationInput, DeliveryMode, ListInvitationsQuery } from "../invitations/schemas.ts";
+import { assertProfileRole } from "../organizations/profile-roles.ts";
+import type { MemberRole } from "../organizations/schemas.ts";
+import type { MemberContext, SignedInContext } from "./context.ts";
+
+const inviterOf = (ctx: SignedInContext) => ({
+  userId: ctx.principal.userId,
+  username: ctx.principal.username,
+  name: ctx.principal.name,
+});
+
+/** The owner invites an e-mail address with a role (an earlier active invitation of the address is revoked). */
+export function createInvitation({ ctx, input }: { ctx: MemberContext; input: CreateInvitationInput }) {
+  assertProfileRole(ctx.env, input.role);
+  return issueInvitation(ctx.invitations, {
+    organizationId: ctx.organizationId,
+    email: input.email,
+    role: input.role,
+    deliveryMode: input.delivery_mode,
+    inviter: inviterOf(ctx),
+  });
+}
+
+/** The organization's invitations, optionally of one status, without their links. */
+export function listInvitations({ ctx, input }: { ctx: MemberContext; input: ListInvitationsQuery }) {
+  return listInOrganization(ctx.database, ctx.organizationId, input.status, ctx.clock());
+}
+
+export function revokeInvitation({ ctx, input }: { ctx: MemberContext; input: { invitationId: string } }) {
+  return revoke(ctx.database, ctx.organizationId, input.invitationId, ctx.clock());
+}
+
+/** Reissues an active (possibly expired or unsent) invitation, optionally with another delivery mode. */
+export async function resendInvitation({
+  ctx,
+  input,
+}: {
+  ctx: MemberContext;
+  input: { invitationId: string; delivery_mode?: DeliveryMode };
+}) {
+  const old = await getInvitationInOrganization(ctx.database, ctx.organizationId, input.invitationId);
+  if (old.acceptedAt) throw new AppError("CONFLICT", "This invitation has been accepted already");
+  if (old.revokedAt) throw new AppError("CONFLICT", "This invitation was revoked or replaced; create a new one");
+  return issueInvitation(ctx.invitations, {
+    organizationId: ctx.organizationId,
+    email: old.email,
+    role: old.role as MemberRole,
+    deliveryMode: input.delivery_mode ?? (old.deliveryMode as DeliveryMode),
+    inviter: inviterOf(ctx),
+    replaces: old.id,
+  });
+}
+
+/** The invitation behind a link, for the invited and verified address. */
+export function previewInvitation({ ctx, input }: { ctx: SignedInContext; input: { token: string } }) {
+  return preview(ctx.database, input.token, ctx.principal, ctx.clock());
+}
+
+/** Accepts the invitation: the caller becomes a member with its role. */
+export function acceptInvitation({ ctx, input }: { ctx: SignedInContext; input: { token: string } }) {
+  return accept(ctx.database, input.token, ctx.principal, ctx.clock());
+}

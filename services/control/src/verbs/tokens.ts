@@ -1,0 +1,70 @@
+import { apiTokens, workspaces } from "@ams/db";
+import { AppError, invalid } from "@ams/shared";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { generateApiToken } from "../auth/api-token-format.ts";
+import { isUuid } from "../gateway/resolve.ts";
+import { type ApiToken, type CreateApiTokenInput, type CreatedApiToken, toApiToken } from "../tokens/schemas.ts";
+import type { MemberContext, SignedInContext } from "./context.ts";
+
+/** The caller's own personal API tokens that are not revoked, newest first (never the secret). */
+export async function listApiTokens({ ctx }: { ctx: SignedInContext }): Promise<ApiToken[]> {
+  const rows = await ctx.database.db
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.userId, ctx.principal.userId), isNull(apiTokens.revokedAt)))
+    .orderBy(desc(apiTokens.createdAt));
+  const now = ctx.clock();
+  return rows.map((r) => toApiToken(r, now));
+}
+
+/**
+ * A new token in the organization the gateway checked (a membership, not suspended, no Admin), optionally pinned
+ * to one of its workspaces. The token stores no role: it is re-resolved on every request. The secret is answered
+ * this once.
+ */
+export async function createApiToken({
+  ctx,
+  input,
+}: {
+  ctx: MemberContext;
+  input: CreateApiTokenInput;
+}): Promise<CreatedApiToken> {
+  const now = ctx.clock();
+  if (input.workspace_id) {
+    const [ws] = await ctx.database.db
+      .select({ id: workspaces.id })
+      .from(workspaces)
+      .where(and(eq(workspaces.id, input.workspace_id), eq(workspaces.organizationId, ctx.organizationId)));
+    if (!ws) throw invalid("workspace_id", "is not a workspace of the organization");
+  }
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) throw invalid("expires_at", "must be in the future");
+  const secret = generateApiToken();
+  const [row] = await ctx.database.db
+    .insert(apiTokens)
+    .values({
+      userId: ctx.principal.userId,
+      organizationId: ctx.organizationId,
+      workspaceId: input.workspace_id ?? null,
+      name: input.name,
+      prefix: secret.prefix,
+      tokenHash: secret.tokenHash,
+      expiresAt,
+      createdAt: now,
+    })
+    .returning();
+  if (!row) throw new AppError("INTERNAL", "The API token was not stored");
+  return { ...toApiToken(row, now), token: secret.token };
+}
+
+/** Revokes one of the caller's own tokens; it stops working on the next request. */
+export async function revokeApiToken({ ctx, input }: { ctx: SignedInContext; input: { id: string } }): Promise<void> {
+  const revoked = isUuid(input.id)
+    ? await ctx.database.db
+        .update(apiTokens)
+        .set({ revokedAt: ctx.clock() })
+        .where(and(eq(apiTokens.id, input.id), eq(apiTokens.userId, ctx.principal.userId), isNull(apiTokens.revokedAt)))
+        .returning({ id: apiTokens.id })
+    : [];
+  if (revoked.length === 0) throw new AppError("NOT_FOUND", "API token not found");
+}

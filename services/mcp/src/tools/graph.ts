@@ -1,0 +1,82 @@
+import { requireGraph } from "@ams/graph";
+import {
+  DashboardList,
+  DashboardRun,
+  DashboardRunInput,
+  explore,
+  GraphJobSchema,
+  listDashboards,
+  QueryResultSchema,
+  requestRebuild,
+  requireCapability,
+  runDashboard,
+} from "@ams/model";
+import { z } from "zod";
+import { data, defineTool, READ, SWITCH } from "./define.ts";
+
+export const graphTools = [
+  defineTool({
+    name: "explore",
+    title: "Query the model graph (read-only Cypher)",
+    description:
+      "Runs one read-only Cypher query over the workspace's graph (elements as nodes labelled by type, relationships " +
+      "as edges), confined to this workspace as REST's /api/explore is: writes, CALL, LOAD CSV and schema commands " +
+      "are refused. Rows are capped (truncated says so). Needs a built graph: rebuild_graph after model changes.",
+    input: z.strictObject({
+      query: z
+        .string()
+        .min(1)
+        .max(20_000)
+        .describe(
+          "One read-only Cypher query, e.g. MATCH (a:ApplicationComponent)-[:SERVING]->(b) RETURN a.name, b.name " +
+            "(element types are labels, relationship types upper case)",
+        ),
+      parameters: z.record(z.string(), z.unknown()).optional().describe("Values of the query's $parameters"),
+    }),
+    output: QueryResultSchema,
+    annotations: READ,
+    run: async ({ ctx, graph }, input) => data(await explore({ ctx, input, graph: requireGraph(graph) })),
+  }),
+  defineTool({
+    name: "rebuild_graph",
+    title: "Rebuild the model graph",
+    description:
+      "Copies the workspace's current model into the graph that explore and dashboards read, and waits for it " +
+      "(a job still running after the wait is returned with state queued or running).",
+    input: z.strictObject({}),
+    output: GraphJobSchema,
+    annotations: SWITCH,
+    run: async ({ ctx, graph }) => {
+      // The role first: a viewer hears "not allowed", not whether this deployment has a graph.
+      requireCapability(ctx, "graph:rebuild");
+      return data((await requestRebuild({ ctx, input: undefined, graph: requireGraph(graph) })).job);
+    },
+  }),
+  defineTool({
+    name: "list_dashboards",
+    title: "List dashboards",
+    description: "The dashboards of your organization (and the provisioned ones) with their parameters and panels.",
+    input: z.strictObject({}),
+    output: DashboardList,
+    annotations: READ,
+    run: async ({ ctx }) => data({ dashboards: await listDashboards({ ctx, input: undefined }) }),
+  }),
+  defineTool({
+    name: "run_dashboard",
+    title: "Run a dashboard",
+    description:
+      "Runs the panels of a dashboard (or one panel) over the workspace's graph with the given parameter values, " +
+      "checked and scoped exactly as the dashboard page's queries are; each panel answers its query result.",
+    input: DashboardRunInput,
+    output: DashboardRun,
+    annotations: READ,
+    run: async ({ ctx, graph }, { dashboard_id, parameters, panel_id }) =>
+      data(
+        await runDashboard({
+          ctx,
+          graph: requireGraph(graph),
+          input: { dashboardId: dashboard_id, parameters: parameters ?? {}, panelId: panel_id },
+        }),
+      ),
+  }),
+];

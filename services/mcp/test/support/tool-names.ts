@@ -1,0 +1,60 @@
+/** SPEC.md "MCP endpoint": exactly these 37 names. */
+export const SPEC_TOOLS = [
+  "get_model_info",
+  "list_element_types",
+  "list_elements",
+  "get_element",
+  "create_element",
+  "update_element",
+  "delete_element",
+  "get_element_relationships",
+  "list_relationship_types",
+  "list_relationships",
+  "get_relationship",
+  "create_relationship",
+  "update_relationship",
+  "delete_relationship",
+  "list_views",
+  "get_view",
+  "create_view",
+  "update_view",
+  "delete_view",
+  "render_view",
+  "create_node",
+  "update_node",
+  "delete_node",
+  "create_connection",
+  "update_connection",
+  "delete_connection",
+  "list_property_definitions",
+  "get_property_definition",
+  "create_property_definition",
+  "update_property_definition",
+  "delete_property_definition",
+  "list_workspaces",
+  "activate_workspace",
+  "list_viewpoints",
+  "export_model",
+  "import_model",
+  "save_model",
+];
+
+/** Tools added for assistants (issue 14): round trips saved, metamodel questions, pictures, other workspaces. */
+export const ADDED_TOOLS = [
+  "list_metamodel_element_types",
+  "get_allowed_relationships",
+  "add_to_view",
+  "auto_layout_view",
+  "create_workspace",
+  "get_element_views",
+  "get_relationship_views",
+  "explore",
+  "rebuild_graph",
+  "list_dashboards",
+  "run_dashboard",
+];
+
+export const ALL_TOOLS = [...SPEC_TOOLS, ...ADDED_TOOLS];
+
+/** The added tools that need a Neo4j: called in graph-tools.test.ts, the others in assistant-tools.test.ts. */
+export const GRAPH_TOOLS = ["explore", "rebuild_graph", "list_dashboards", "run_dashboard"];

@@ -1,0 +1,323 @@
+import { generateKeyPairSync } from "node:crypto";
+import { join } from "node:path";
+import { createServiceTokens, serviceKeysFromEnv } from "@ams/shared";
+import { describe, expect, test } from "vitest";
+import { parseGraphEnv } from "../../packages/graph/src/env.ts";
+import { parseEnv as parseControlEnv } from "../../services/control/src/env.ts";
+import { parseEnv as parseMcpEnv } from "../../services/mcp/src/env.ts";
+import { readEnv, TenantEnv } from "../../services/tenant/src/env.ts";
+import { kubernetesProblems } from "./k8s-validate.ts";
+import { byKind, examplesDir, helm, type K8sObject, minimalSets, named, render, setArgs } from "./render.ts";
+
+// The chart as an operator installs it: a real Helm binary renders it (helm template, test hooks included).
+const minimal = render({ args: setArgs(minimalSets) });
+const large = render({ release: "big", valuesFiles: [join(examplesDir, "large.yaml")] });
+const small = render({
+  valuesFiles: [join(examplesDir, "small.yaml")],
+  args: setArgs({ "secrets.databaseUrl": "postgres://a:b@db:5432/x", "secrets.neo4jPassword": "pw" }),
+});
+
+const claims = {
+  userId: "u1",
+  username: "ann",
+  organizationId: "o1",
+  workspaceId: "w1",
+  role: "editor" as const,
+  platformAdmin: false,
+  apiTokenId: null,
+  pinnedWorkspaceId: null,
+};
+
+type Container = {
+  name: string;
+  env?: EnvVar[];
+  envFrom?: unknown[];
+  securityContext?: Record<string, unknown>;
+  lifecycle?: { preStop: { exec: { command: string[] } } };
+};
+type EnvVar = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } };
+
+function podSpecs(objects: K8sObject[]) {
+  return objects.flatMap((o) => {
+    if (o.kind === "Deployment" || o.kind === "Job")
+      return [{ owner: `${o.kind} ${o.metadata.name}`, spec: o.spec.template.spec }];
+    if (o.kind === "Pod") return [{ owner: `Pod ${o.metadata.name}`, spec: o.spec }];
+    return [];
+  });
+}
+
+const container = (deployment: K8sObject): Container => deployment.spec.template.spec.containers[0];
+const secretKeys = (c: Container) =>
+  (c.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [e.valueFrom.secretKeyRef.key] : [])).sort();
+
+/** The environment a container gets, with Secret references resolved from the rendered Secret. */
+function resolvedEnv(objects: K8sObject[], c: Container): Record<string, string> {
+  const secret = byKind(objects, "Secret")[0]?.stringData ?? {};
+  const env: Record<string, string> = {};
+  for (const e of c.env ?? []) {
+    const ref = e.valueFrom?.secretKeyRef;
+    if (ref) {
+      if (secret[ref.key] !== undefined) env[e.name] = String(secret[ref.key]);
+    } else env[e.name] = e.value ?? "";
+  }
+  return env;
+}
+
+describe.each([
+  ["only a host name and secrets", minimal],
+  ["helm/examples/small.yaml", small],
+  ["helm/examples/large.yaml", large],
+])("the chart rendered with %s", (_label, objects) => {
+  test("every object is valid against the Kubernetes OpenAPI schema of its kind", async () => {
+    expect(objects.length).toBeGreaterThan(8);
+    const problems = (await Promise.all(objects.map(kubernetesProblems))).flat();
+    expect(problems).toEqual([]);
+  });
+
+  test("every selector names the release instance, so two releases never select each other's pods", () => {
+    const selectors: [string, Record<string, string> | undefined][] = [];
+    for (const o of objects) {
+      const id = `${o.kind} ${o.metadata.name}`;
+      if (["Deployment", "PodDisruptionBudget"].includes(o.kind)) selectors.push([id, o.spec.selector.matchLabels]);
+      if (o.kind === "Service") selectors.push([id, o.spec.selector]);
+      if (o.kind === "ServiceMonitor") selectors.push([id, o.spec.selector.matchLabels]);
+      if (o.kind === "NetworkPolicy") {
+        selectors.push([id, o.spec.podSelector.matchLabels]);
+        for (const rule of o.spec.ingress ?? []) {
+          for (const peer of rule.from ?? [])
+            if (!peer.namespaceSelector) selectors.push([`${id} from`, peer.podSelector.matchLabels]);
+        }
+      }
+      for (const { owner, spec } of podSpecs([o])) {
+        for (const t of spec.topologySpreadConstraints ?? [])
+          selectors.push([`${owner} spread`, t.labelSelector.matchLabels]);
+      }
+    }
+    expect(selectors.length).toBeGreaterThan(4);
+    for (const [id, labels] of selectors) {
+      expect({ id, instance: labels?.["app.kubernetes.io/instance"] }).toEqual({
+        id,
+        instance: objects === large ? "big" : "site",
+      });
+    }
+  });
+
+  test("each Deployment gets only the secrets its service reads, never the whole Secret", () => {
+    const keys = (name: string) => secretKeys(container(named(objects, "Deployment", name)));
+    const prefix = objects === large ? "big" : "site";
+    expect(keys(`${prefix}-control`)).toEqual(
+      ["AUTH_JWT_SECRET", "DATABASE_URL", "SEED_ADMIN_PASSWORD", "SMTP_URL", "TENANT_JWT_PRIVATE_KEY"].sort(),
+    );
+    // Tenant and mcp get only the public half of the token key: they can verify control's tokens, not mint them.
+    expect(keys(`${prefix}-tenant`)).toEqual([
+      "DATABASE_URL",
+      "NEO4J_PASSWORD",
+      "TENANT_JWT_PUBLIC_KEY",
+      "TENANT_JWT_PUBLIC_KEY_PREVIOUS",
+    ]);
+    // mcp's graph tools read Neo4j too.
+    expect(keys(`${prefix}-mcp`)).toEqual([
+      "DATABASE_URL",
+      "NEO4J_PASSWORD",
+      "TENANT_JWT_PUBLIC_KEY",
+      "TENANT_JWT_PUBLIC_KEY_PREVIOUS",
+    ]);
+    expect(keys(`${prefix}-graph-worker`)).toEqual(["DATABASE_URL", "NEO4J_PASSWORD"]);
+    const job = named(objects, "Job", `${prefix}-migrate`).spec.template.spec.containers[0];
+    expect(secretKeys(job)).toEqual([objects === large ? "DATABASE_MIGRATION_URL" : "DATABASE_URL"]);
+    for (const { spec } of podSpecs(objects)) for (const c of spec.containers) expect(c.envFrom).toBeUndefined();
+  });
+
+  test("every pod runs under the restricted Pod Security profile without a service-account token", () => {
+    const pods = podSpecs(objects);
+    expect(pods.length).toBe(7); // four Deployments, the migration Job, two helm test Pods
+    for (const { owner, spec } of pods) {
+      expect({ owner, automount: spec.automountServiceAccountToken }).toEqual({ owner, automount: false });
+      expect(spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
+      for (const c of spec.containers) {
+        expect({ owner, sc: c.securityContext }).toEqual({
+          owner,
+          sc: expect.objectContaining({
+            allowPrivilegeEscalation: false,
+            readOnlyRootFilesystem: true,
+            runAsNonRoot: true,
+            capabilities: { drop: ["ALL"] },
+            seccompProfile: { type: "RuntimeDefault" },
+          }),
+        });
+      }
+    }
+    const accounts = byKind(objects, "ServiceAccount");
+    expect(accounts.map((a) => a.automountServiceAccountToken)).toEqual([false]);
+  });
+
+  test("the Deployments roll when the Secret changes, drain within the grace period, and expose metrics", () => {
+    for (const d of byKind(objects, "Deployment")) {
+      expect(d.spec.template.metadata.annotations["checksum/secret"]).toMatch(/^[0-9a-f]{64}$/);
+      const c = container(d);
+      expect(c.lifecycle?.preStop.exec.command).toEqual(["sleep", "5"]);
+      const drainMs = Number(c.env?.find((e) => e.name === "SHUTDOWN_DRAIN_MS")?.value);
+      expect(drainMs + 5_000).toBeLessThan(d.spec.template.spec.terminationGracePeriodSeconds * 1000);
+      expect(d.spec.template.spec.containers[0].startupProbe.httpGet.path).toBe("/api/health");
+    }
+    // Every service, the graph-worker included, has a Service port named "metrics" for Prometheus.
+    for (const s of byKind(objects, "Service")) {
+      expect(s.spec.ports.map((p: { name: string }) => p.name)).toContain("metrics");
+    }
+    expect(byKind(objects, "Service")).toHaveLength(4);
+  });
+});
+
+describe("installing with only a host name and secrets", () => {
+  test("derives PUBLIC_URL from the host, trusts the ingress hop and seeds no demo accounts", () => {
+    const env = resolvedEnv(minimal, container(named(minimal, "Deployment", "site-control")));
+    expect(env).toMatchObject({
+      PUBLIC_URL: "http://archimate.example.com",
+      TRUST_PROXY_HOPS: "1",
+      DEMO_SEED: "false",
+      TENANT_URL: "http://site-tenant:8081",
+      MCP_URL: "http://site-mcp:8082",
+      MIGRATE_ON_START: "false",
+    });
+    expect(resolvedEnv(small, container(named(small, "Deployment", "site-control"))).PUBLIC_URL).toBe(
+      "https://archimate.example.com",
+    );
+  });
+
+  test("each service accepts the environment the chart gives it (production checks included)", () => {
+    const env = (name: string) => resolvedEnv(minimal, container(named(minimal, "Deployment", `site-${name}`)));
+    const control = parseControlEnv(env("control"));
+    expect(control.SEED_ADMIN_PASSWORD).toMatch(/^[A-Za-z0-9]{48}$/);
+    expect(readEnv(TenantEnv, env("tenant")).UPLOAD_LIMIT_MB).toBe(50);
+    expect(parseMcpEnv(env("mcp")).MCP_BODY_LIMIT).toBe(50 * 1024 * 1024);
+    expect(parseGraphEnv(env("graph-worker"))).toMatchObject({ NATS_URL: "nats://nats:4222" });
+  });
+
+  test("the session profile (authMode=session): control gets its cookie secret and the seed passwords it needs", () => {
+    const objects = render({
+      args: setArgs({
+        ...minimalSets,
+        authMode: "session",
+        "secrets.seedPasswords.user": "user-real-password",
+        "secrets.seedPasswords.contrib": "contrib-real-password",
+        "secrets.seedPasswords.archi": "archi-real-password",
+      }),
+    });
+    const c = container(named(objects, "Deployment", "site-control"));
+    expect(secretKeys(c)).toEqual(
+      expect.arrayContaining(["SESSION_SECRET", "SEED_USER_PASSWORD", "SEED_CONTRIB_PASSWORD", "SEED_ARCHI_PASSWORD"]),
+    );
+    expect(parseControlEnv(resolvedEnv(objects, c))).toMatchObject({ AUTH_MODE: "session" });
+  });
+
+  test("control signs inter-service tokens that tenant and mcp verify, and neither of them can sign", async () => {
+    const env = (name: string) => resolvedEnv(minimal, container(named(minimal, "Deployment", `site-${name}`)));
+    const signer = createServiceTokens(serviceKeysFromEnv(env("control"), "signer"));
+    const token = await signer.sign(claims, "tenant");
+    for (const name of ["tenant", "mcp"]) {
+      const verifier = createServiceTokens(serviceKeysFromEnv(env(name), "verifier"));
+      expect(await verifier.verify(token, "tenant")).toEqual(claims);
+      await expect(verifier.sign(claims, "tenant")).rejects.toThrow(/no key to sign/);
+      expect(env(name).TENANT_JWT_SECRET).toBeUndefined();
+    }
+  });
+
+  test("key rotation: with the previous public key given, tokens of the old and the new key are both accepted", async () => {
+    const pair = () => {
+      const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+      return {
+        privatePem: privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+        publicPem: publicKey.export({ format: "pem", type: "spki" }).toString(),
+      };
+    };
+    const [old, next] = [pair(), pair()];
+    const rotating = render({
+      args: [
+        ...setArgs(minimalSets),
+        ...setArgs({
+          "secrets.serviceTokenPrivateKey": next.privatePem,
+          "secrets.serviceTokenPublicKey": next.publicPem,
+          "secrets.serviceTokenPreviousPublicKey": old.publicPem,
+        }),
+      ],
+    });
+    const tenant = createServiceTokens(
+      serviceKeysFromEnv(resolvedEnv(rotating, container(named(rotating, "Deployment", "site-tenant"))), "verifier"),
+    );
+    for (const { privatePem } of [old, next]) {
+      const signer = createServiceTokens(serviceKeysFromEnv({ TENANT_JWT_PRIVATE_KEY: privatePem }, "signer"));
+      expect(await tenant.verify(await signer.sign(claims, "tenant"), "tenant")).toEqual(claims);
+    }
+    const stranger = createServiceTokens(serviceKeysFromEnv({ TENANT_JWT_PRIVATE_KEY: pair().privatePem }, "signer"));
+    await expect(tenant.verify(await stranger.sign(claims, "tenant"), "tenant")).rejects.toThrow();
+  });
+
+  test("the ingress lets an upload of UPLOAD_LIMIT_MB through nginx and leaves TLS out when not asked for", () => {
+    const ingress = byKind(minimal, "Ingress")[0];
+    expect(ingress.metadata.annotations?.["nginx.ingress.kubernetes.io/proxy-body-size"]).toBe("51m");
+    expect(ingress.spec.tls).toBeUndefined();
+    expect(ingress.spec.ingressClassName).toBe("nginx");
+    const big = byKind(large, "Ingress")[0];
+    expect(big.metadata.annotations?.["nginx.ingress.kubernetes.io/proxy-body-size"]).toBe("201m");
+    expect(big.spec.tls).toEqual([{ hosts: ["architecture.example.com"], secretName: "architecture-example-com-tls" }]);
+    expect(resolvedEnv(large, container(named(large, "Deployment", "big-tenant"))).UPLOAD_LIMIT_MB).toBe("200");
+  });
+
+  test("the migration Job runs before install and upgrade; helm test calls health and signs in", () => {
+    const job = named(minimal, "Job", "site-migrate");
+    expect(job.metadata.annotations?.["helm.sh/hook"]).toBe("pre-install,pre-upgrade");
+    expect(job.spec.template.spec.containers[0].command).toEqual(["node", "packages/db/src/migrate-cli.ts"]);
+    // The Secret is a hook too, created before the Job that reads it.
+    const secret = byKind(minimal, "Secret")[0];
+    expect(Number(secret.metadata.annotations?.["helm.sh/hook-weight"])).toBeLessThan(
+      Number(job.metadata.annotations?.["helm.sh/hook-weight"]),
+    );
+    const tests = byKind(minimal, "Pod").filter((p) => p.metadata.annotations?.["helm.sh/hook"] === "test");
+    const scripts = tests.map((p) => p.spec.containers[0].command.join(" "));
+    expect(scripts.some((s) => s.includes("/api/health"))).toBe(true);
+    expect(scripts.some((s) => s.includes("/api/auth/local/login"))).toBe(true);
+  });
+
+  test("a changed secret value changes the pods' checksum (they roll); an unchanged one does not", () => {
+    const checksum = (objects: K8sObject[]) =>
+      named(objects, "Deployment", "site-tenant").spec.template.metadata.annotations["checksum/secret"];
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const fixed = {
+      ...minimalSets,
+      "secrets.serviceTokenPrivateKey": privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+      "secrets.serviceTokenPublicKey": publicKey.export({ format: "pem", type: "spki" }).toString(),
+      "secrets.authJwtSecret": "j".repeat(40),
+      "secrets.adminPassword": "an-admin-password",
+    };
+    const before = checksum(render({ args: setArgs(fixed) }));
+    expect(checksum(render({ args: setArgs(fixed) }))).toBe(before);
+    expect(checksum(render({ args: setArgs({ ...fixed, "secrets.neo4jPassword": "rotated" }) }))).not.toBe(before);
+  });
+});
+
+describe("values that produce no working site are refused at install", () => {
+  const refusal = (sets: Record<string, string | boolean>) => {
+    const result = helm(["template", "site", join(examplesDir, "..", "archimate"), ...setArgs(sets)]);
+    expect(result.status).not.toBe(0);
+    return result.stderr;
+  };
+
+  test("the values schema names the wrong value", () => {
+    expect(refusal({ ...minimalSets, "image.pullPolicy": "Sometimes" })).toMatch(/pullPolicy/);
+    expect(refusal({ ...minimalSets, "control.replicas": "two" })).toMatch(/replicas/);
+    expect(refusal({ ...minimalSets, "secrets.adminPassword": "short" })).toMatch(/adminPassword/);
+    expect(refusal({ ...minimalSets, "contol.replicas": "2" })).toMatch(/contol/);
+    expect(refusal({ ...minimalSets, "ingress.host": "https://archimate.example.com/" })).toMatch(/host/);
+  });
+
+  test("missing host or database URL is named", () => {
+    expect(refusal({})).toMatch(/ingress\.host|secrets\.databaseUrl/);
+    expect(refusal({ "ingress.host": "a.example.com" })).toMatch(/secrets\.databaseUrl is required/);
+    expect(refusal({ ...minimalSets, demoSeed: true })).toMatch(/SEED_\w+_PASSWORD is required with demoSeed/);
+  });
+
+  test("helm lint accepts the chart", () => {
+    const result = helm(["lint", join(examplesDir, "..", "archimate"), "--strict", ...setArgs(minimalSets)]);
+    expect(result.stdout + result.stderr).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+  });
+});
