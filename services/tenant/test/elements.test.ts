@@ -72,6 +72,46 @@ describe("elements", () => {
     expect(types.body).toContain("DataObject");
   });
 
+  test("a paged list walks the whole model in order, one page after another, with filters and properties", async () => {
+    const own = await h.organization();
+    const names = Array.from({ length: 7 }, (_, i) => `Page item ${i}`);
+    expect((await own.editor.post("/api/property-definitions", { name: "Note", type: "string" })).status).toBe(201);
+    for (const [i, name] of names.entries()) {
+      const type = i % 2 ? "Node" : "Device";
+      expect((await own.editor.post("/api/elements", { name, type, properties: { Note: `n${i}` } })).status).toBe(201);
+    }
+    const walk = async (query: string) => {
+      const seen: { name: string; properties: Record<string, unknown> }[] = [];
+      let after = "";
+      for (let pages = 0; pages < 10; pages++) {
+        const res = await own.viewer.get(`/api/elements?limit=3${query}${after ? `&after=${after}` : ""}`);
+        expect(res.status).toBe(200);
+        seen.push(...res.body);
+        if (res.body.length < 3) return { seen, pages: pages + 1 };
+        after = res.body.at(-1).id;
+      }
+      throw new Error("paging did not end");
+    };
+    const all = await walk("");
+    expect(all.seen.map((e) => e.name)).toEqual(names);
+    expect(all.pages).toBe(3);
+    expect(all.seen[4]!.properties).toEqual({ Note: "n4" });
+    const nodes = await walk("&type=Node");
+    expect(nodes.seen.map((e) => e.name)).toEqual(names.filter((_, i) => i % 2));
+  });
+
+  test("a page after an unknown element, or of a bad size, is refused with 422 naming the parameter", async () => {
+    const unknown = await org.viewer.get("/api/elements?limit=10&after=no-such-element");
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0].path).toBe("query.after");
+    expect(unknown.body.detail).toContain("no-such-element");
+    for (const limit of ["0", "1001", "ten"]) {
+      const res = await org.viewer.get(`/api/elements?limit=${limit}`);
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0].path).toBe("query.limit");
+    }
+  });
+
   test("partial update keeps what is not sent", async () => {
     const el = (await org.editor.post("/api/elements", { name: "Old", type: "Node", documentation: "doc" })).body;
     const res = await org.editor.put(`/api/elements/${el.id}`, { name: "New" });

@@ -30,6 +30,31 @@ export const ListElementsQuery = z.strictObject({
 });
 export type ListElementsQuery = z.infer<typeof ListElementsQuery>;
 
+/** Largest page of GET /api/elements; without `limit` the whole (filtered) list is answered, as before paging. */
+export const ELEMENT_PAGE_MAX = 1000;
+
+/**
+ * Keyset paging of the element list: `after` is the id of the last element of the previous page, so every page
+ * costs the same however deep it is (an offset would make PostgreSQL walk and discard every earlier row).
+ */
+export const ElementPageQuery = z.strictObject({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ELEMENT_PAGE_MAX)
+    .optional()
+    .describe(`At most this many elements (1 to ${ELEMENT_PAGE_MAX}); a shorter page is the last one`),
+  after: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("The id of the last element of the previous page: the page starts after it in model order"),
+});
+export const ListElementsPageQuery = ListElementsQuery.extend(ElementPageQuery.shape);
+export type ListElementsPageQuery = z.infer<typeof ListElementsPageQuery>;
+
 export const Element = z.object({
   id: z.string(),
   type: z.string().describe("Exchange-format type name, e.g. ApplicationComponent"),

@@ -6,7 +6,7 @@ import {
   getElement,
   getElementRelationships,
   getElementViews,
-  ListElementsQuery,
+  ListElementsPageQuery,
   listElements,
   listElementTypes,
   Relationship,
@@ -44,8 +44,11 @@ export function registerElementRoutes(app: TenantApp) {
       path: "/api/elements",
       tags,
       operationId: "listElements",
-      query: ListElementsQuery,
-      output: { schema: z.array(Element), description: "Elements in model order" },
+      query: ListElementsPageQuery,
+      output: {
+        schema: z.array(Element),
+        description: "Elements in model order; with `limit`, one page (ask for the next with `after` = its last id)",
+      },
     },
     (c, { query }) => listElements({ ctx: c.var.ctx, input: query }),
   );
