@@ -1,7 +1,7 @@
 import { render } from "preact";
 import { useEffect } from "preact/hooks";
 import { location, navigate, onLinkClick, useLocation } from "./app/router.ts";
-import { loadSession, session } from "./app/session.ts";
+import { hasTeams, loadSession, session } from "./app/session.ts";
 import { useStore } from "./app/store.ts";
 import { DashboardPage } from "./dashboards/dashboard-page.tsx";
 import { DashboardsPage } from "./dashboards/dashboards-page.tsx";
@@ -9,6 +9,7 @@ import { ExplorePage } from "./graph/explore-page.tsx";
 import { ModelerPage } from "./modeler/modeler-page.tsx";
 import { AcceptInvitationPage } from "./organization/accept-invitation.tsx";
 import { OrganizationPage } from "./organization/organization-page.tsx";
+import { TeamsPage } from "./organization/teams-page.tsx";
 import { ChangePasswordPage } from "./pages/change-password.tsx";
 import { HomePage } from "./pages/home.tsx";
 import { LoginPage } from "./pages/login.tsx";
@@ -64,6 +65,7 @@ function Routes() {
   if (path === "/change-password") return <ChangePasswordPage />;
   if (path === "/") return <HomePage />;
   if (path === "/organization") return <OrganizationPage />;
+  if (path === "/organization/teams" && hasTeams()) return <TeamsPage />;
   if (path === "/settings") return <SettingsPage />;
   if (path === "/explore") return <ExplorePage />;
   if (path === "/dashboards") return <DashboardsPage />;

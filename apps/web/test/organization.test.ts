@@ -41,6 +41,9 @@ describe("organization administration", () => {
     await page.getByRole("heading", { name: "Members" }).waitFor();
     await page.getByRole("table", { name: "Members" }).getByText("contrib", { exact: true }).waitFor();
     expect(await seriousViolations(page), "organization page").toEqual([]);
+    // Teams belong to the session profile: no Teams section here, and its address is no page.
+    expect(await page.getByRole("navigation", { name: "Organization administration" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Teams" }).count()).toBe(0);
 
     await page.getByLabel("E-mail address").fill("open@example.com");
     await page.locator("#invite-role").selectOption("editor");
@@ -120,6 +123,8 @@ describe("organization administration", () => {
     expect(await page.getByRole("button", { name: /Remove|Leave/ }).count()).toBe(0);
     expect(await seriousViolations(page), "organization page as editor").toEqual([]);
     await screenshot(page, "organization-as-editor");
+    await page.goto(`${server.base}/organization/teams`);
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
     await context.close();
   });
 

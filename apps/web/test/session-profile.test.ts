@@ -1,5 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { seriousViolations } from "./support/axe.ts";
 import { launchChromium, screenshot } from "./support/browser.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
@@ -59,4 +60,127 @@ describe("the browser UI in the session profile", () => {
     expect(await contrib.page.getByRole("form", { name: "Add a member" }).count()).toBe(1);
     await contrib.context.close();
   }, 120_000);
+});
+
+describe("teams in the browser (session profile)", () => {
+  test("an owner manages teams and their members and restricts a workspace to a team; a member only sees them", async () => {
+    const archi = await signInAs("archi", "archi-dev-password");
+    const page = archi.page;
+    page.setDefaultTimeout(20_000);
+    page.on("pageerror", (e) => {
+      throw e;
+    });
+    await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Organization" }).click();
+    await page
+      .getByRole("navigation", { name: "Organization administration" })
+      .getByRole("link", { name: "Teams" })
+      .click();
+    await page.getByText("No teams yet.").waitFor();
+
+    const create = page.getByRole("form", { name: "Create a team" });
+    for (const name of ["Core", "Scratch"]) {
+      await create.getByLabel("Team name").fill(name);
+      await create.getByRole("button", { name: "Create team" }).click();
+      await page.getByRole("heading", { name, level: 2 }).waitFor();
+    }
+    // A duplicate name is refused in words, next to the form.
+    await create.getByLabel("Team name").fill("Core");
+    await create.getByRole("button", { name: "Create team" }).click();
+    await create.getByRole("alert").getByText("A team named 'Core' already exists").waitFor();
+
+    await page.getByRole("button", { name: "Rename team Core" }).click();
+    const rename = page.getByRole("dialog", { name: "Rename team Core" });
+    await rename.getByLabel("New name").fill("Modelers");
+    await rename.getByRole("button", { name: "Rename" }).click();
+    await page.getByRole("heading", { name: "Modelers", level: 2 }).waitFor();
+    expect(await page.getByRole("heading", { name: "Core", level: 2 }).count()).toBe(0);
+
+    // Deleting asks first; Cancel keeps the team, confirming removes it.
+    await page.getByRole("button", { name: "Delete team Scratch" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete team" });
+    await confirm.getByText("Delete the team Scratch?").waitFor();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    expect(await page.getByRole("heading", { name: "Scratch", level: 2 }).count()).toBe(1);
+    await page.getByRole("button", { name: "Delete team Scratch" }).click();
+    await page.getByRole("dialog", { name: "Delete team" }).getByRole("button", { name: "Delete team" }).click();
+    await page.getByRole("heading", { name: "Scratch", level: 2 }).waitFor({ state: "detached" });
+
+    // Members come from the organization's members; one is added and removed again.
+    const modelers = page.locator('section[data-team="Modelers"]');
+    const addTo = modelers.getByRole("form", { name: "Add a member to Modelers" });
+    const offered = await addTo
+      .getByLabel("Organization member")
+      .locator("option")
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).textContent));
+    expect(offered).toEqual([
+      "Choose a member…",
+      "admin (Platform Admin)",
+      "archi (Demo Architect)",
+      "contrib (Demo Contributor)",
+      "user (Demo Viewer)",
+    ]);
+    for (const username of ["contrib", "user"]) {
+      const label = offered.find((o) => o?.startsWith(`${username} (`)) ?? username;
+      await addTo.getByLabel("Organization member").selectOption({ label });
+      await addTo.getByRole("button", { name: "Add to team" }).click();
+      await modelers
+        .getByRole("table", { name: "Members of Modelers" })
+        .locator(`tr[data-username="${username}"]`)
+        .waitFor();
+    }
+    await modelers.getByRole("button", { name: "Remove user from Modelers" }).click();
+    await modelers.locator('tr[data-username="user"]').waitFor({ state: "detached" });
+    expect(
+      await modelers
+        .getByRole("table", { name: "Members of Modelers" })
+        .locator("tbody tr")
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-username"))),
+    ).toEqual(["contrib"]);
+    expect(await seriousViolations(page), "teams page").toEqual([]);
+    await screenshot(page, "session-teams-owner");
+
+    // The workspace side: a new workspace is everyone's until the owner gives it to Modelers.
+    await page.evaluate(async () => {
+      for (const name of ["Open plans", "Secret plans"]) {
+        const res = await fetch("/api/workspaces", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name }),
+        });
+        if (res.status !== 201) throw new Error(`workspace ${name}: ${res.status}`);
+      }
+    });
+    await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Workspaces" }).click();
+    const secretRow = page.locator("li.workspace", { hasText: "Secret plans" });
+    await secretRow.getByText("Visible to everyone").waitFor();
+    await page.getByRole("button", { name: "Teams of Secret plans" }).click();
+    const assign = page.getByRole("dialog", { name: "Teams of Secret plans" });
+    await assign.getByRole("checkbox", { name: "Modelers" }).check();
+    expect(await seriousViolations(page), "workspace teams dialog").toEqual([]);
+    await screenshot(page, "session-workspace-teams-dialog");
+    await assign.getByRole("button", { name: "Save" }).click();
+    await secretRow.getByText("Visible to team Modelers (and owners and admins)").waitFor();
+    await page.locator("li.workspace", { hasText: "Open plans" }).getByText("Visible to everyone").waitFor();
+    await screenshot(page, "session-workspaces-with-teams");
+    await archi.context.close();
+
+    // user is a member outside Modelers: the workspace is not listed, and the teams page offers nothing to change.
+    const user = await signInAs("user", "user-dev-password");
+    await user.page.locator("li.workspace", { hasText: "Open plans" }).waitFor();
+    expect(await user.page.locator("li.workspace", { hasText: "Secret plans" }).count()).toBe(0);
+    expect(await user.page.getByRole("button", { name: /^Teams of / }).count()).toBe(0);
+    await user.page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Organization" }).click();
+    await user.page.getByRole("link", { name: "Teams" }).click();
+    await user.page.getByRole("heading", { name: "Modelers", level: 2 }).waitFor();
+    await user.page.getByText("Only owners and admins create teams and change who is in them.").waitFor();
+    // The workspace the member cannot see is counted on its team's card, never named.
+    await user.page
+      .getByText("Workspaces only this team (and owners and admins) can see: one workspace you cannot see.")
+      .waitFor();
+    expect(await user.page.getByRole("form", { name: "Create a team" }).count()).toBe(0);
+    expect(await user.page.getByRole("button", { name: /Rename|Delete|Remove|Add to team/ }).count()).toBe(0);
+    expect(await seriousViolations(user.page), "teams page as member").toEqual([]);
+    await screenshot(user.page, "session-teams-member");
+    await user.context.close();
+  }, 180_000);
 });

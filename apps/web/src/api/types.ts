@@ -88,8 +88,12 @@ type ControlInvitations = typeof import("@ams/control/verbs/invitations.ts");
 type ControlTokens = typeof import("@ams/control/verbs/tokens.ts");
 type ControlOrganizations = typeof import("@ams/control/verbs/organizations.ts");
 type ControlPlatform = typeof import("@ams/control/verbs/platform.ts");
+type ControlTeams = typeof import("@ams/control/verbs/teams.ts");
 
 export type Member = Out<ControlMembers["listMembers"]>[number];
+/** A team of the session profile: its members' user ids and the workspaces assigned to it. */
+export type Team = Out<ControlTeams["listTeams"]>[number];
+export type WorkspaceTeams = Out<ControlTeams["getWorkspaceTeams"]>;
 export type Invitation = Out<ControlInvitations["listInvitations"]>[number];
 export type IssuedInvitation = Out<ControlInvitations["createInvitation"]>;
 export type InvitationPreview = Out<ControlInvitations["previewInvitation"]>;

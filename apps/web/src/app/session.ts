@@ -46,6 +46,9 @@ export function managesMembers(role: string | undefined): boolean {
   return role === "owner" || (role === "admin" && authOptions.get().profile === "session");
 }
 
+/** Teams exist in the session profile only. */
+export const hasTeams = (): boolean => authOptions.get().profile === "session";
+
 export function canEdit(profile: Profile | null | undefined): boolean {
   const role = activeMembership(profile)?.role;
   return role === "owner" || role === "editor" || role === "admin";

@@ -2,13 +2,14 @@ import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api/client.ts";
 import type { Member, Organization } from "../api/types.ts";
 import { navigate } from "../app/router.ts";
-import { activeMembership, managesMembers, refreshProfile, session } from "../app/session.ts";
+import { activeMembership, hasTeams, managesMembers, refreshProfile, session } from "../app/session.ts";
 import { Shell } from "../app/shell.tsx";
 import { useStore } from "../app/store.ts";
 import { FormError } from "../ui/form.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
 import { Invitations } from "./invitations.tsx";
 import { AddMemberForm, MemberList } from "./members.tsx";
+import { OrganizationNav } from "./organization-nav.tsx";
 
 function RenameForm(props: { id: string; name: string }) {
   const [name, setName] = useState(props.name);
@@ -78,10 +79,15 @@ export function OrganizationPage() {
           <h1>{membership.organization_name}</h1>
           <span class="role-badge">your role: {membership.role}</span>
         </div>
+        <OrganizationNav />
         {owner ? <RenameForm id={membership.organization_id} name={membership.organization_name} /> : null}
         <section aria-labelledby="members-title" class="card">
           <h2 id="members-title">Members</h2>
-          {!owner ? <p class="muted">Only owners add, change or remove members and send invitations.</p> : null}
+          {!owner ? (
+            <p class="muted">
+              Only {hasTeams() ? "owners and admins" : "owners"} add, change or remove members and send invitations.
+            </p>
+          ) : null}
           {owner ? <AddMemberForm base={base} onAdded={load} /> : null}
           {members === null ? (
             <p aria-busy="true">Loading members…</p>

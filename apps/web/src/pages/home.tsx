@@ -1,10 +1,12 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError, upload } from "../api/client.ts";
-import type { Workspace } from "../api/types.ts";
+import type { Team, Workspace } from "../api/types.ts";
 import { navigate, onLinkClick } from "../app/router.ts";
-import { activeMembership, canEdit, refreshProfile, session } from "../app/session.ts";
+import { activeMembership, canEdit, hasTeams, managesMembers, refreshProfile, session } from "../app/session.ts";
 import { Shell } from "../app/shell.tsx";
 import { useStore } from "../app/store.ts";
+import { teamsPath } from "../organization/teams-page.tsx";
+import { visibleTo, WorkspaceTeamsDialog } from "../organization/workspace-teams.tsx";
 import { ConfirmDialog, Dialog } from "../ui/dialog.tsx";
 import { DialogActions, FormError, TextField } from "../ui/form.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
@@ -139,17 +141,27 @@ function WorkspacePicker() {
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<Workspace | null>(null);
   const [deleting, setDeleting] = useState<Workspace | null>(null);
+  const [assigning, setAssigning] = useState<Workspace | null>(null);
+  // Session profile: the organization's teams, to say who sees each workspace (owners and admins assign them).
+  const [teams, setTeams] = useState<Team[] | null>(null);
   const editable = canEdit(profile);
   const membership = activeMembership(profile);
+  const assignsTeams = hasTeams() && managesMembers(membership?.role);
 
-  const load = () =>
-    api
+  const load = () => {
+    if (hasTeams() && membership?.enabled)
+      api
+        .get<Team[]>(teamsPath(membership.organization_id))
+        .then(setTeams)
+        .catch(() => setTeams(null));
+    return api
       .get<Workspace[]>("/api/workspaces")
       .then(setList)
       .catch((err) => {
         setList([]);
         notifyError(err);
       });
+  };
   useEffect(() => {
     load();
   }, [profile?.active_organization_id]);
@@ -203,9 +215,15 @@ function WorkspacePicker() {
                 </a>
                 {ws.id === profile?.active_workspace_id ? <span class="role-badge">active</span> : null}
                 {ws.description ? <p class="muted">{ws.description}</p> : null}
+                {teams ? <p class="muted visibility">{visibleTo(ws, teams)}</p> : null}
               </div>
               {editable ? (
                 <div class="row-actions">
+                  {assignsTeams && teams ? (
+                    <button type="button" onClick={() => setAssigning(ws)} aria-label={`Teams of ${ws.name}`}>
+                      Teams
+                    </button>
+                  ) : null}
                   <button type="button" onClick={() => setRenaming(ws)} aria-label={`Rename ${ws.name}`}>
                     Rename
                   </button>
@@ -233,6 +251,17 @@ function WorkspacePicker() {
           onClose={() => setRenaming(null)}
           onSaved={() => {
             setRenaming(null);
+            load();
+          }}
+        />
+      ) : null}
+      {assigning && teams ? (
+        <WorkspaceTeamsDialog
+          ws={assigning}
+          teams={teams}
+          onClose={() => setAssigning(null)}
+          onSaved={() => {
+            setAssigning(null);
             load();
           }}
         />
