@@ -12,7 +12,8 @@ import { type Caller, requests, ruleKey } from "../support/table-requests.ts";
  * every kind of caller, through the real gateway into the real tenant app on a real PostgreSQL database. Expected
  * statuses come from the spec's rules for this profile: owner/admin/member (member reads only), platform_admin
  * bypassing organization checks, a suspended organization, teams (a workspace assigned to a team is hidden from a
- * member outside it), API tokens, and the local profile's sign-in routes not being offered.
+ * member outside it), API tokens (for the whole organization, and pinned to one workspace: the requests' own, another
+ * one, a team-restricted one), and the local profile's sign-in routes not being offered.
  */
 type Persona = {
   name: string;
@@ -26,6 +27,11 @@ type Persona = {
   outsideTeam: boolean;
   /** The table's content fixtures are in another workspace than this persona's active one (found: 404 there). */
   fixturesElsewhere?: boolean;
+  /**
+   * An API token pinned to one workspace: the one the requests aim at ("home") or another one ("elsewhere"). A pinned
+   * token reaches no other workspace by id and creates none.
+   */
+  pinned?: "home" | "elsewhere";
   home: Home;
   userId: string | null;
   password: string | null;
@@ -59,13 +65,20 @@ function expected(rule: RouteRule, p: Persona): Expected {
     return "allowed";
   }
   if (p.role === null) return rule.target === "body-org-or-active" && !p.anyMembership ? 403 : 404;
+  if (p.pinned && rule.target === "body-org-or-active") return 403;
+  if (p.pinned === "elsewhere" && rule.target === "workspace-param") return 404;
   if (p.outsideTeam && rule.target === "workspace-param") return 404;
   if (p.suspended) return 403;
   if (rule.need && !roleHas(p.role, rule.need)) return 403;
   // Outside the team the active workspace is none: the tenant answers, but no content is reached.
   if ((p.outsideTeam || p.fixturesElsewhere) && rule.target === "active-workspace") return "past-gateway";
+  // A request that would succeed aims these routes at a fresh workspace: not the one the token is pinned to.
+  if (p.pinned && rule.target === "workspace-param" && FRESH_WORKSPACE.has(ruleKey(rule))) return 404;
   return "allowed";
 }
+
+/** Workspace routes whose request builder aims at a fresh workspace of the organization, not the caller's home one. */
+const FRESH_WORKSPACE = new Set(["DELETE /api/workspaces/:id", "PUT /api/workspaces/:id/teams"]);
 
 const passedAccess = (s: number) => s !== 401 && s !== 403;
 const allowedStatus: Record<string, (s: number, p: Persona) => boolean> = {
@@ -158,6 +171,9 @@ beforeAll(async () => {
   const fixtureToken = await token(sOwner, { organization_id: A.org, workspace_id: A.ws });
   const tOwner = await token(sOwner, { organization_id: A.org });
   const tMember = await token(sMember, { organization_id: A.org });
+  const tMemberPinned = await token(sMember, { organization_id: A.org, workspace_id: A.ws });
+  const tOwnerPinnedElsewhere = await token(sOwner, { organization_id: A.org, workspace_id: R.ws });
+  const tTeamPinned = await token(sTeam, { organization_id: A.org, workspace_id: R.ws });
 
   const base = {
     platformAdmin: false,
@@ -221,6 +237,33 @@ beforeAll(async () => {
     },
     { ...base, name: "API token (member)", creds: { bearer: tMember }, kind: "token", ...as(member, "member") },
     { ...base, name: "API token (owner)", creds: { bearer: tOwner }, kind: "token", ...as(owner, "owner") },
+    {
+      ...base,
+      name: "API token pinned to its workspace (member)",
+      creds: { bearer: tMemberPinned },
+      kind: "token",
+      pinned: "home",
+      ...as(member, "member"),
+    },
+    {
+      ...base,
+      name: "API token pinned to another workspace (owner)",
+      creds: { bearer: tOwnerPinnedElsewhere },
+      kind: "token",
+      pinned: "elsewhere",
+      fixturesElsewhere: true,
+      ...as(owner, "owner"),
+    },
+    {
+      ...base,
+      name: "API token pinned to the restricted workspace (team member)",
+      creds: { bearer: tTeamPinned },
+      kind: "token",
+      pinned: "home",
+      home: R,
+      fixturesElsewhere: true,
+      ...as(team, "member"),
+    },
   ] as Persona[];
   f = createFixtures(h, fixtureToken);
 }, 120_000);
