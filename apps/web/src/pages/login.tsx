@@ -16,7 +16,12 @@ export function LoginPage() {
   const options = useStore(authOptions);
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  // A provider sign-in that failed comes back here with better-auth's error code.
+  const [error, setError] = useState<string | null>(() =>
+    queryParam("error")
+      ? `Sign-in with your organization's account did not complete (${queryParam("error")}). Try again.`
+      : null,
+  );
   const [busy, setBusy] = useState(false);
 
   const submit = async (e: Event) => {
@@ -42,9 +47,10 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const { url } = await api.post<{ url: string }>("/auth/sign-in/oauth2", {
-        providerId: "keycloak",
+      const { url } = await api.post<{ url: string }>("/auth/sign-in/social", {
+        provider: "keycloak",
         callbackURL: safeFrom(),
+        errorCallbackURL: "/login",
       });
       window.location.assign(url);
     } catch (err) {

@@ -24,7 +24,7 @@ const SESSION_SECONDS = 7 * 24 * 3600;
  */
 export function createSessionAuth(env: ControlEnv, database: Database) {
   const https = new URL(env.PUBLIC_URL).protocol === "https:";
-  const keycloak = keycloakProvider(env);
+  const keycloak = keycloakProvider(env, database);
   return betterAuth({
     appName: "ArchiMate",
     baseURL: env.PUBLIC_URL,
@@ -37,6 +37,9 @@ export function createSessionAuth(env: ControlEnv, database: Database) {
       schema: { user: users, account: accounts, session: sessions, verification: verifications },
     }),
     trustedOrigins: [new URL(env.PUBLIC_URL).origin, ...env.TRUSTED_ORIGINS],
+    // A provider sign-in that fails before its own error address is known (a wrong or expired state) lands on the
+    // sign-in page, which says so (`?error=<code>`).
+    onAPIError: { errorURL: `${env.PUBLIC_URL.replace(/\/$/, "")}/login` },
     emailAndPassword: {
       enabled: true,
       disableSignUp: true,

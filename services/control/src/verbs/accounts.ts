@@ -7,7 +7,7 @@ import type { Identity } from "../auth/principal.ts";
 import { revokeAllSessions } from "../auth/refresh-tokens.ts";
 import { findLocalCredential, identityOf, setLocalPassword } from "../auth/users.ts";
 import { resolveActive } from "../gateway/resolve.ts";
-import { keycloakProvider } from "../session/providers.ts";
+import { providerSignInEnabled } from "../session/providers.ts";
 import type { PublicContext, SignedInContext } from "./context.ts";
 
 /** The caller's profile and memberships; with an API token, only the token's organization is in view. */
@@ -111,6 +111,6 @@ export async function skipPasswordChange({ ctx }: { ctx: SignedInContext }): Pro
 
 /** What the sign-in page offers: the sign-in profile and whether SSO through the identity provider is on. */
 export function getAuthOptions({ ctx }: { ctx: PublicContext }): { profile: "local" | "session"; sso: boolean } {
-  if (ctx.env.AUTH_MODE === "session") return { profile: "session", sso: keycloakProvider(ctx.env) !== null };
+  if (ctx.env.AUTH_MODE === "session") return { profile: "session", sso: providerSignInEnabled(ctx.env) };
   return { profile: "local", sso: ctx.env.IDP_SSO_ENABLED };
 }

@@ -94,7 +94,8 @@ function createRealm(name: string, issuer: string, jwk: JWK, appUrl: string): Re
       {
         client_id: WEB_CLIENT.id,
         client_secret: WEB_CLIENT.secret,
-        redirect_uris: [`${appUrl}/api/auth/callback`],
+        // The local profile's callback, and the session profile's (better-auth's generic OAuth, provider "keycloak").
+        redirect_uris: [`${appUrl}/api/auth/callback`, `${appUrl}/auth/callback/keycloak`],
         post_logout_redirect_uris: [`${appUrl}/login`],
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
