@@ -1,8 +1,9 @@
+import { OpenAPIHono, z } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { describe, expect, test } from "vitest";
-import { z } from "zod";
 import {
+  answer,
   limitBody,
   notFoundProblem,
   onErrorProblem,
@@ -10,6 +11,7 @@ import {
   problemResponse,
   type RequestIdVariables,
   refuseUnstorableText,
+  registerRoute,
   requestId,
   SERVICE_TOKEN_HEADER,
   serviceClaimsOf,
@@ -191,5 +193,109 @@ describe("the service token header", () => {
       expect((err as AppError).code).toBe("UNAUTHENTICATED");
       expect((err as AppError).headers?.["WWW-Authenticate"]).toBe("Bearer");
     }
+  });
+});
+
+describe("registerRoute", () => {
+  function routes() {
+    const api = new OpenAPIHono({ defaultHook: problemFromZod });
+    api.onError(onErrorProblem(memoryLogger("svc")));
+    const Job = z.object({ id: z.string(), done: z.boolean() }).openapi("Job");
+    registerRoute(
+      api,
+      {
+        method: "post",
+        path: "/jobs/{id}",
+        operationId: "runJob",
+        tags: ["t"],
+        params: z.object({ id: z.string() }),
+        query: z.object({ wait: z.enum(["yes", "no"]) }),
+        output: { schema: Job, description: "Done", also: { 202: "Still running" } },
+      },
+      (_c, { params, query }) =>
+        query.wait === "yes"
+          ? { id: params.id, done: true }
+          : answer(202, { id: params.id, done: false }, { location: `/jobs/${params.id}` }),
+    );
+    registerRoute(
+      api,
+      {
+        method: "get",
+        path: "/wrong",
+        operationId: "wrong",
+        tags: ["t"],
+        output: { schema: Job, description: "Done" },
+      },
+      () => answer(203, { id: "x", done: true }),
+    );
+    registerRoute(
+      api,
+      {
+        method: "get",
+        path: "/doc.xml",
+        operationId: "getDoc",
+        tags: ["t"],
+        public: true,
+        commonProblems: false,
+        problems: { 404: "No such document" },
+        output: {
+          raw: {
+            200: { description: "The document", content: { "application/xml": z.string() } },
+            304: { description: "Not modified" },
+          },
+        },
+      },
+      (c) => c.body("<doc/>", 200, { "content-type": "application/xml" }),
+    );
+    registerRoute(api, { method: "delete", path: "/jobs/{id}", operationId: "deleteJob", tags: ["t"] }, () => {});
+    return api;
+  }
+
+  test("a JSON answer uses the contract's status, or the declared one answer() picks, with its headers", async () => {
+    const api = routes();
+    const done = await api.request("/jobs/7?wait=yes", { method: "POST" });
+    expect([done.status, await done.json()]).toEqual([200, { id: "7", done: true }]);
+    const running = await api.request("/jobs/7?wait=no", { method: "POST" });
+    expect([running.status, running.headers.get("location"), await running.json()]).toEqual([
+      202,
+      "/jobs/7",
+      { id: "7", done: false },
+    ]);
+  });
+
+  test("invalid input is a 422 naming the field; an undeclared status is a 500, not a silent answer", async () => {
+    const api = routes();
+    const bad = await api.request("/jobs/7?wait=maybe", { method: "POST" });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(await bad.json())).toContain("wait");
+    expect((await api.request("/wrong")).status).toBe(500);
+  });
+
+  test("a raw output answers the handler's Response; no output answers 204", async () => {
+    const api = routes();
+    const doc = await api.request("/doc.xml");
+    expect([doc.status, doc.headers.get("content-type"), await doc.text()]).toEqual([200, "application/xml", "<doc/>"]);
+    expect((await api.request("/jobs/7", { method: "DELETE" })).status).toBe(204);
+  });
+
+  test("the OpenAPI document has every declared status, media type and refusal", () => {
+    const doc = routes().getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
+    const run = doc.paths?.["/jobs/{id}"]?.post;
+    expect(Object.keys(run?.responses ?? {})).toEqual(["200", "202", "400", "401", "403", "404", "409", "413", "422"]);
+    expect(run?.responses?.["202"]).toMatchObject({
+      description: "Still running",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Job" } } },
+    });
+    const get = doc.paths?.["/doc.xml"]?.get;
+    expect(get?.security).toEqual([]);
+    expect(get?.responses).toEqual({
+      200: { description: "The document", content: { "application/xml": { schema: { type: "string" } } } },
+      304: { description: "Not modified" },
+      404: {
+        description: "No such document",
+        content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+      },
+    });
+    expect(Object.keys(doc.paths?.["/jobs/{id}"]?.delete?.responses ?? {})[0]).toBe("204");
   });
 });

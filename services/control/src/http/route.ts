@@ -1,4 +1,10 @@
-import { type RouteContract, type RouteInput, registerRoute } from "@ams/shared/http";
+import {
+  type RouteContract,
+  type RouteInput,
+  type RouteOutput,
+  type RouteResult,
+  registerRoute,
+} from "@ams/shared/http";
 import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ControlContext } from "../context.ts";
@@ -22,9 +28,15 @@ export type ControlRouteArgs<W extends Who, P, Q, B> = { ctx: ContextOf<W>; c: C
  * Declares a control route: the contract (method, path, input, output), who may call it, and what it runs — one
  * verb call. The same contract shape as the tenant's routes (packages/shared/src/http/route.ts).
  */
-export function controlRoute<W extends Who, P extends Schema, Q extends Schema, B extends Schema, O>(
-  contract: RouteContract<P, Q, B, O> & { who: W },
-  run: (args: ControlRouteArgs<W, P, Q, B>) => Promise<O> | O,
+export function controlRoute<
+  W extends Who,
+  P extends Schema,
+  Q extends Schema,
+  B extends Schema,
+  Out extends RouteOutput | undefined = undefined,
+>(
+  contract: RouteContract<P, Q, B, Out> & { who: W },
+  run: (args: ControlRouteArgs<W, P, Q, B>) => Promise<RouteResult<Out>> | RouteResult<Out>,
 ): ControlRoute {
   return {
     method: contract.method,

@@ -19,10 +19,10 @@ import {
 } from "@ams/model";
 import type { Logger } from "@ams/shared";
 import { registerRoute } from "@ams/shared/http";
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { QueryResult } from "./explore.ts";
 import { requireGraph } from "./graph.ts";
-import { jsonBody, jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
+import type { TenantApp } from "./openapi.ts";
 
 const tags = ["Dashboards"];
 export const DEFAULT_DASHBOARDS_DIR = fileURLToPath(new URL("../../dashboards/", import.meta.url));
@@ -81,33 +81,32 @@ export function registerDashboardRoutes(app: TenantApp, deps: DashboardRouteDeps
     },
     async (_c) => dashboardJsonSchema(),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/dashboards/admin",
       tags,
       operationId: "listDashboardsAdmin",
-      responses: {
-        200: jsonResponse(z.array(Dashboard), "All dashboards, soft-deleted ones included"),
-        ...problemResponses,
-      },
-    }),
+      output: { schema: z.array(Dashboard), description: "All dashboards, soft-deleted ones included" },
+    },
     async (c) => {
       await ready();
-      return c.json(await listDashboardsAdmin({ ctx: c.var.ctx, input: undefined }), 200);
+      return listDashboardsAdmin({ ctx: c.var.ctx, input: undefined });
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/dashboards",
       tags,
       operationId: "listDashboards",
-      responses: { 200: jsonResponse(z.array(Dashboard), "Latest revisions"), ...problemResponses },
-    }),
+      output: { schema: z.array(Dashboard), description: "Latest revisions" },
+    },
     async (c) => {
       await ready();
-      return c.json(await listDashboards({ ctx: c.var.ctx, input: undefined }), 200);
+      return listDashboards({ ctx: c.var.ctx, input: undefined });
     },
   );
   registerRoute(
@@ -122,38 +121,36 @@ export function registerDashboardRoutes(app: TenantApp, deps: DashboardRouteDeps
     },
     (c, { body }) => createDashboard({ ctx: c.var.ctx, input: body }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/dashboards/{dashboardId}",
       tags,
       operationId: "getDashboard",
-      request: { params: DashboardParam, query: z.object({ revision: z.coerce.number().int().min(1).optional() }) },
-      responses: { 200: jsonResponse(Dashboard, "The latest revision, or ?revision=n"), ...problemResponses },
-    }),
-    async (c) => {
+      params: DashboardParam,
+      query: z.object({ revision: z.coerce.number().int().min(1).optional() }),
+      output: { schema: Dashboard, description: "The latest revision, or ?revision=n" },
+    },
+    async (c, { params, query }) => {
       await ready();
-      return c.json(
-        await getDashboard({ ctx: c.var.ctx, input: { ...c.req.valid("param"), ...c.req.valid("query") } }),
-        200,
-      );
+      return getDashboard({ ctx: c.var.ctx, input: { ...params, ...query } });
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "put",
       path: "/api/dashboards/{dashboardId}",
       tags,
       operationId: "updateDashboard",
-      request: { params: DashboardParam, ...jsonBody(DashboardDefinition) },
-      responses: { 200: jsonResponse(Dashboard, "Saved as the next revision"), ...problemResponses },
-    }),
-    async (c) => {
+      params: DashboardParam,
+      body: DashboardDefinition,
+      output: { schema: Dashboard, description: "Saved as the next revision" },
+    },
+    async (c, { params, body }) => {
       await ready();
-      return c.json(
-        await updateDashboard({ ctx: c.var.ctx, input: { ...c.req.valid("param"), definition: c.req.valid("json") } }),
-        200,
-      );
+      return updateDashboard({ ctx: c.var.ctx, input: { ...params, definition: body } });
     },
   );
   registerRoute(
@@ -170,39 +167,38 @@ export function registerDashboardRoutes(app: TenantApp, deps: DashboardRouteDeps
       await deleteDashboard({ ctx: c.var.ctx, input: params });
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/dashboards/{dashboardId}/restore",
       tags,
       operationId: "restoreDashboard",
       description: "Lists a soft-deleted dashboard again, with all its revisions (404 when it is not deleted).",
-      request: { params: DashboardParam },
-      responses: { 200: jsonResponse(Dashboard, "Restored, at its latest revision"), ...problemResponses },
-    }),
-    async (c) => {
+      params: DashboardParam,
+      output: { schema: Dashboard, description: "Restored, at its latest revision" },
+    },
+    async (c, { params }) => {
       await ready();
-      return c.json(await restoreDashboard({ ctx: c.var.ctx, input: c.req.valid("param") }), 200);
+      return restoreDashboard({ ctx: c.var.ctx, input: params });
     },
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/dashboards/{dashboardId}/panels/{panelInstanceId}",
       tags,
       operationId: "runPanel",
       description:
         "Executes the panel's query on the active workspace; query-string values are the dashboard parameters.",
-      request: { params: PanelParams },
-      responses: {
-        200: jsonResponse(z.object({ result: QueryResult }).passthrough(), "The panel's data"),
-        ...problemResponses,
-      },
-    }),
-    async (c) => {
+      params: PanelParams,
+      output: { schema: z.object({ result: QueryResult }).passthrough(), description: "The panel's data" },
+    },
+    async (c, { params }) => {
       await ready();
-      const input = { ...c.req.valid("param"), query: c.req.query() };
-      return c.json(await runPanel({ ctx: c.var.ctx, input, graph: requireGraph(deps.graph) }), 200);
+      const input = { ...params, query: c.req.query() };
+      return runPanel({ ctx: c.var.ctx, input, graph: requireGraph(deps.graph) });
     },
   );
 }

@@ -1,8 +1,8 @@
 import { requireGraph } from "@ams/graph";
 import { type GraphProvider, getRebuildJob, requestRebuild } from "@ams/model";
-import { registerRoute } from "@ams/shared/http";
-import { createRoute, z } from "@hono/zod-openapi";
-import { jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
+import { answer, registerRoute } from "@ams/shared/http";
+import { z } from "@hono/zod-openapi";
+import type { TenantApp } from "./openapi.ts";
 
 const tags = ["Graph"];
 
@@ -34,8 +34,9 @@ export const GraphJob = z
   .openapi("GraphJob");
 
 export function registerGraphRoutes(app: TenantApp, graph: GraphProvider) {
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/export/neo4j",
       tags,
@@ -43,19 +44,18 @@ export function registerGraphRoutes(app: TenantApp, graph: GraphProvider) {
       description:
         "Rebuilds the graph read model of the active workspace (owner/editor). Waits for the job up to GRAPH_REBUILD_WAIT_MS: " +
         "200 with the counts when it finished, 202 with the job and its status route otherwise.",
-      responses: {
-        200: jsonResponse(GraphJob, "Rebuilt: the job with its counts"),
-        202: jsonResponse(GraphJob, "Still running: poll status_url"),
-        ...problemResponses,
-        503: {
-          description: "No graph database configured, the queue is down, or the rebuild failed (Neo4j unreachable)",
-        },
+      output: {
+        schema: GraphJob,
+        description: "Rebuilt: the job with its counts",
+        also: { 202: "Still running: poll status_url (also in Location)" },
       },
-    }),
+      problems: {
+        503: "No graph database configured, the queue is down, or the rebuild failed (Neo4j unreachable)",
+      },
+    },
     async (c) => {
       const { status, job } = await requestRebuild({ ctx: c.var.ctx, input: undefined, graph: requireGraph(graph) });
-      if (status === 202) c.header("location", job.status_url);
-      return c.json(job, status);
+      return status === 202 ? answer(202, job, { location: job.status_url }) : job;
     },
   );
   registerRoute(

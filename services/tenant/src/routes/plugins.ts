@@ -15,10 +15,10 @@ import {
 } from "@ams/model";
 import { AppError } from "@ams/shared";
 import { registerRoute } from "@ams/shared/http";
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { TenantEnv } from "../middleware/service-auth.ts";
-import { jsonBody, jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
+import type { TenantApp } from "./openapi.ts";
 
 export type { PluginRegistry };
 
@@ -35,8 +35,13 @@ const PreviewParams = PluginParam.extend({ iconSlug: slugParam("iconSlug") });
 const PublicIconParams = z.object({ pluginSlug: slugParam("pluginSlug"), iconSlug: slugParam("iconSlug") });
 const SetEnabledInput = z.strictObject({ enabled: z.boolean() }).openapi("SetPluginEnabled");
 
-const svgResponse = (description: string) => ({ description, content: { "image/svg+xml": { schema: z.string() } } });
-const notModified = { description: "Not modified (If-None-Match matched the ETag)" };
+/** An icon answer: the SVG, or 304 when the caller's copy is current. */
+const svgOutput = (description: string) => ({
+  raw: {
+    200: { description, content: { "image/svg+xml": z.string() } },
+    304: { description: "Not modified (If-None-Match matched the ETag)" },
+  },
+});
 
 /** An icon is data, never a document: nothing in it may run, load or be sniffed as something else. */
 const ICON_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
@@ -101,34 +106,30 @@ export function registerPluginRoutes(app: TenantApp, deps: { database: Database;
     },
     async (c, { params }) => getPlatformPlugin({ ctx: c.var.ctx, plugins, input: params }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "put",
       path: "/api/platform/plugins/{slug}",
       tags,
       operationId: "setPluginEnabled",
-      request: { params: PluginParam, ...jsonBody(SetEnabledInput) },
-      responses: { 200: jsonResponse(PluginSummary, "The plugin after the change"), ...problemResponses },
-    }),
-    async (c) => {
-      const input = { ...c.req.valid("param"), ...c.req.valid("json") };
-      return c.json(await setPluginEnabled({ ctx: c.var.ctx, plugins, input }), 200);
+      params: PluginParam,
+      body: SetEnabledInput,
+      output: { schema: PluginSummary, description: "The plugin after the change" },
     },
+    async (c, { params, body }) => setPluginEnabled({ ctx: c.var.ctx, plugins, input: { ...params, ...body } }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/platform/plugins/{slug}/icons/{iconSlug}",
       tags,
       operationId: "previewPluginIcon",
-      request: { params: PreviewParams },
-      responses: {
-        200: svgResponse("Sanitized SVG, also of a disabled plugin"),
-        304: notModified,
-        ...problemResponses,
-      },
-    }),
-    (c) => svgIcon(c, previewPluginIcon({ ctx: c.var.ctx, plugins, input: c.req.valid("param") }), "private, no-cache"),
+      params: PreviewParams,
+      output: svgOutput("Sanitized SVG, also of a disabled plugin"),
+    },
+    (c, { params }) => svgIcon(c, previewPluginIcon({ ctx: c.var.ctx, plugins, input: params }), "private, no-cache"),
   );
 
   registerRoute(
@@ -142,24 +143,23 @@ export function registerPluginRoutes(app: TenantApp, deps: { database: Database;
     },
     async (c) => listEnabledPlugins({ ctx: c.var.ctx, plugins }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/plugins/{pluginSlug}/icons/{iconSlug}",
       tags,
       operationId: "getPluginIcon",
-      security: [],
-      request: { params: PublicIconParams },
-      responses: {
-        200: svgResponse("Sanitized SVG of an enabled plugin; no authentication"),
-        304: notModified,
-        404: problemResponses[404],
-      },
-    }),
-    (c) => {
+      public: true,
+      params: PublicIconParams,
+      output: svgOutput("Sanitized SVG of an enabled plugin; no authentication"),
+      commonProblems: false,
+      problems: { 404: "Not found (or not visible to the caller)" },
+    },
+    (c, { params }) => {
       let icon: PackIcon;
       try {
-        icon = getPublicPluginIcon({ plugins, input: c.req.valid("param") });
+        icon = getPublicPluginIcon({ plugins, input: params });
       } catch (err) {
         // A 404 must not be cached: enabling the plugin makes the icon appear at once.
         if (err instanceof AppError)

@@ -14,11 +14,12 @@ import {
   ViewImageQuery,
 } from "@ams/model";
 import { invalid } from "@ams/shared";
-import { createRoute, z } from "@hono/zod-openapi";
+import { registerRoute } from "@ams/shared/http";
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { TenantEnv } from "../middleware/service-auth.ts";
 import { readMultipart } from "./multipart.ts";
-import { jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
+import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Import and export"];
 
@@ -88,49 +89,41 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
     );
   });
 
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/import",
       tags,
       operationId: "importModel",
       description:
         "Replaces the active workspace's model by an Open Exchange XML file (raw body or multipart field `file`).",
-      request: {
-        body: {
-          content: {
-            "application/xml": { schema: z.string() },
-            // A plain OpenAPI schema, not zod: the form is read by readMultipart as it streams, with its limits,
-            // rather than buffered whole by a validator first.
-            "multipart/form-data": {
-              schema: {
-                type: "object",
-                properties: { file: { type: "string", format: "binary" } },
-                required: ["file"],
-              },
-            },
-          },
+      rawBody: {
+        "application/xml": z.string(),
+        // A plain OpenAPI schema, not zod: the form is read by readMultipart as it streams, with its limits.
+        "multipart/form-data": {
+          type: "object",
+          properties: { file: { type: "string", format: "binary" } },
+          required: ["file"],
         },
       },
-      responses: { 200: jsonResponse(ImportResult, "Imported: counts and warnings"), ...problemResponses },
-    }),
+      output: { schema: ImportResult, description: "Imported: counts and warnings" },
+    },
     async (c) => {
       const { xml } = await uploadedXml(c, opts.uploadLimit);
-      return c.json(await importModel({ ctx: c.var.ctx, input: { xml } }), 200);
+      return importModel({ ctx: c.var.ctx, input: { xml } });
     },
   );
 
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/export",
       tags,
       operationId: "exportModel",
-      responses: {
-        200: { description: "Open Exchange XML", content: { "application/xml": { schema: z.string() } } },
-        ...problemResponses,
-      },
-    }),
+      output: { raw: { 200: { description: "Open Exchange XML", content: { "application/xml": z.string() } } } },
+    },
     async (c) => {
       const { xml, fileName } = await exportModel({ ctx: c.var.ctx });
       return c.body(xml, 200, {
@@ -140,20 +133,22 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
     },
   );
 
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/export/zip",
       tags,
       operationId: "exportZip",
-      responses: {
-        200: {
-          description: "ZIP of the XML and one SVG per view",
-          content: { "application/zip": { schema: z.string() } },
+      output: {
+        raw: {
+          200: {
+            description: "ZIP of the XML and one SVG per view",
+            content: { "application/zip": z.string().openapi({ format: "binary" }) },
+          },
         },
-        ...problemResponses,
       },
-    }),
+    },
     async (c) => {
       const { fileName, body } = await exportZip({ ctx: c.var.ctx });
       return new Response(body, {
@@ -163,44 +158,34 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
     },
   );
 
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "get",
       path: "/api/views/{id}/image",
       tags: ["Views"],
       operationId: "renderView",
-      request: {
-        params: z.object({
-          id: z
-            .string()
-            .min(1)
-            .max(200)
-            .openapi({ param: { name: "id", in: "path" } }),
-        }),
-        query: ViewImageQuery,
-      },
-      responses: {
-        200: {
-          description:
-            "The view in ArchiMate notation: SVG (default) or PNG drawn on the server with the project's fonts",
-          content: {
-            "image/svg+xml": { schema: z.string() },
-            "image/png": { schema: z.string().openapi({ format: "binary" }) },
+      params: IdParam,
+      query: ViewImageQuery,
+      output: {
+        raw: {
+          200: {
+            description:
+              "The view in ArchiMate notation: SVG (default) or PNG drawn on the server with the project's fonts",
+            content: {
+              "image/svg+xml": z.string(),
+              "image/png": z.string().openapi({ format: "binary" }),
+            },
           },
         },
-        ...problemResponses,
       },
-    }),
-    async (c) => {
-      const query = c.req.valid("query");
+    },
+    async (c, { params, query }) => {
       const format = parseImageFormat(query.format, "svg");
       if (format === "svg" && query.scale !== undefined) {
         throw invalid("scale", "only a PNG has a scale; an SVG scales itself");
       }
-      const image = await renderViewImage({
-        ctx: c.var.ctx,
-        input: { ...c.req.valid("param"), format, scale: query.scale },
-      });
+      const image = await renderViewImage({ ctx: c.var.ctx, input: { ...params, format, scale: query.scale } });
       if (typeof image.data !== "string") {
         return c.body(new Uint8Array(image.data), 200, { "content-type": "image/png" });
       }

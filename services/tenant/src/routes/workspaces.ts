@@ -14,14 +14,17 @@ import {
 } from "@ams/model";
 import { AppError } from "@ams/shared";
 import { registerRoute } from "@ams/shared/http";
-import { createRoute, z } from "@hono/zod-openapi";
-import { IdParam, jsonBody, jsonResponse, problemResponses, type TenantApp } from "./openapi.ts";
+import { z } from "@hono/zod-openapi";
+import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Workspaces and model"];
 
 export type WorkspaceRouteOptions = {
   /** Creates a workspace from an exchange file (the exchange feature registers it); absent means not supported. */
-  createFromFile?: (ctx: Parameters<typeof createWorkspace>[0]["ctx"], input: CreateWorkspaceInput) => Promise<unknown>;
+  createFromFile?: (
+    ctx: Parameters<typeof createWorkspace>[0]["ctx"],
+    input: CreateWorkspaceInput,
+  ) => Promise<Workspace>;
 };
 
 export function registerWorkspaceRoutes(app: TenantApp, opts: WorkspaceRouteOptions = {}) {
@@ -36,23 +39,26 @@ export function registerWorkspaceRoutes(app: TenantApp, opts: WorkspaceRouteOpti
     },
     (c) => listWorkspaces({ ctx: c.var.ctx }),
   );
-  app.openapi(
-    createRoute({
+  registerRoute(
+    app,
+    {
       method: "post",
       path: "/api/workspaces",
       tags,
       operationId: "createWorkspace",
-      request: jsonBody(CreateWorkspaceInput),
-      responses: { 201: jsonResponse(Workspace, "Created and activated"), ...problemResponses },
-    }),
-    async (c) => {
-      const input = c.req.valid("json");
-      if (input.path) {
+      description:
+        "Creates a workspace, empty or (with `path`) from an Open Exchange file on the server; a multipart upload " +
+        "with the field `file` creates it from the uploaded file.",
+      body: CreateWorkspaceInput,
+      output: { schema: Workspace, status: 201, description: "Created and activated" },
+    },
+    async (c, { body }) => {
+      if (body.path) {
         if (!opts.createFromFile)
           throw new AppError("VALIDATION", "path: creating a workspace from a file is not available");
-        return c.json((await opts.createFromFile(c.var.ctx, input)) as z.infer<typeof Workspace>, 201);
+        return opts.createFromFile(c.var.ctx, body);
       }
-      return c.json(await createWorkspace({ ctx: c.var.ctx, input }), 201);
+      return createWorkspace({ ctx: c.var.ctx, input: body });
     },
   );
   registerRoute(
