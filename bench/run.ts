@@ -4,6 +4,7 @@ import { benchFuzz } from "./fuzz.ts";
 import { benchGateway } from "./gateway.ts";
 import { benchGraph } from "./graph.ts";
 import { summary } from "./lib.ts";
+import { benchLoad } from "./load.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchModelApi } from "./model-api.ts";
 import { benchWeb } from "./web.ts";
@@ -21,6 +22,7 @@ const suites: Record<string, () => Promise<void>> = {
   web: benchWeb,
   "web-dashboard": benchWebDashboard,
   deploy: benchDeploy,
+  load: () => benchLoad().then(() => undefined),
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

@@ -1,0 +1,86 @@
+import type { Service } from "./load-shapes.ts";
+
+/** What one process cost over a run, from the Prometheus figures it publishes on its metrics port. */
+export type ProcessFigures = {
+  name: string;
+  /** CPU time (user + system) spent during the run, and that as a share of one core. */
+  cpuSeconds: number;
+  cpuPercent: number;
+  /** Resident memory at the early mark (the 10th second, or the middle of a run shorter than 20 s) and at the end. */
+  rssEarlyMb: number;
+  rssEarlyAt: number;
+  rssLastMb: number;
+  /** Event-loop delay (monitorEventLoopDelay): the worst one-second p99, and the largest single delay. */
+  eventLoopP99Ms: number;
+  eventLoopMaxMs: number;
+};
+
+type Sample = { at: number; cpu: number; rss: number; p99: number; max: number };
+
+/** One value of a Prometheus text exposition (the first series of that name). */
+function value(text: string, name: string): number {
+  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+async function scrape(service: Service, at: number): Promise<Sample> {
+  const text = await (await fetch(service.metricsUrl)).text();
+  return {
+    at,
+    cpu:
+      value(text, "archimate_process_cpu_user_seconds_total") +
+      value(text, "archimate_process_cpu_system_seconds_total"),
+    rss: value(text, "archimate_process_resident_memory_bytes") / 2 ** 20,
+    // prom-client resets its event-loop histogram at every scrape: each sample covers the second before it.
+    p99: value(text, "archimate_nodejs_eventloop_lag_p99_seconds") * 1000,
+    max: value(text, "archimate_nodejs_eventloop_lag_max_seconds") * 1000,
+  };
+}
+
+/**
+ * Samples every process once a second while a run lasts. The first scrape is the baseline (and empties the
+ * event-loop histogram), so the figures cover the run alone.
+ */
+export async function watchProcesses(services: readonly Service[], seconds: number) {
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  const samples = new Map<string, Sample[]>(
+    await Promise.all(services.map(async (s) => [s.name, [await scrape(s, 0)]] as [string, Sample[]])),
+  );
+  const tick = setInterval(() => {
+    for (const service of services) {
+      scrape(service, elapsed()).then(
+        (sample) => samples.get(service.name)!.push(sample),
+        () => {},
+      );
+    }
+  }, 1000);
+  const earlyMark = seconds >= 20 ? 10 : seconds / 2;
+  return {
+    async stop(): Promise<ProcessFigures[]> {
+      clearInterval(tick);
+      const end = elapsed();
+      return Promise.all(
+        services.map(async (service) => {
+          const list = samples.get(service.name)!;
+          const last = await scrape(service, end);
+          const during = [...list.slice(1), last];
+          const early = during.reduce((best, s) =>
+            Math.abs(s.at - earlyMark) < Math.abs(best.at - earlyMark) ? s : best,
+          );
+          const cpuSeconds = last.cpu - list[0]!.cpu;
+          return {
+            name: service.name,
+            cpuSeconds,
+            cpuPercent: (100 * cpuSeconds) / end,
+            rssEarlyMb: early.rss,
+            rssEarlyAt: early.at,
+            rssLastMb: last.rss,
+            eventLoopP99Ms: Math.max(...during.map((s) => s.p99)),
+            eventLoopMaxMs: Math.max(...during.map((s) => s.max)),
+          };
+        }),
+      );
+    },
+  };
+}
