@@ -184,3 +184,35 @@ describe("teams in the browser (session profile)", () => {
     await user.context.close();
   }, 180_000);
 });
+
+describe("password change in the session profile", () => {
+  test("the page uses better-auth's change: a wrong current password is explained, the right one signs in next time", async () => {
+    const { context, page } = await signInAs("contrib", "contrib-dev-password");
+    await page.getByRole("button", { name: /Demo Contributor/ }).click();
+    await page.getByRole("link", { name: "Change password" }).click();
+    await page.getByRole("heading", { name: "Change your password" }).waitFor();
+    const fill = async (current: string, next: string) => {
+      await page.getByLabel("Current password").fill(current);
+      await page.getByLabel("New password", { exact: true }).fill(next);
+      await page.getByLabel("Repeat the new password").fill(next);
+    };
+    await fill("not-the-password", "contrib-new-password-1");
+    const refused = page.waitForResponse((r) => r.url().endsWith("/auth/change-password"));
+    await page.getByRole("button", { name: "Change password" }).click();
+    expect((await refused).status()).toBe(400);
+    await page.getByRole("alert").getByText("The current password is not correct.").waitFor();
+    expect(await seriousViolations(page), "change password page").toEqual([]);
+    await screenshot(page, "session-change-password-refused");
+
+    await fill("contrib-dev-password", "contrib-new-password-1");
+    const changed = page.waitForResponse((r) => r.url().endsWith("/auth/change-password"));
+    await page.getByRole("button", { name: "Change password" }).click();
+    expect((await changed).status()).toBe(200);
+    await page.waitForURL((url) => url.pathname === "/");
+    // Still signed in (the renewed session), and the new password is the one that works from now on.
+    await page.getByRole("heading", { name: /Workspaces/ }).waitFor();
+    await context.close();
+    const again = await signInAs("contrib", "contrib-new-password-1");
+    await again.context.close();
+  }, 120_000);
+});

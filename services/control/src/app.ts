@@ -49,7 +49,13 @@ export function createControlApp(deps: ControlDeps) {
   app.use("*", createGateway(ctx));
   registerHealthRoute(app, ctx);
   if (ctx.session) {
-    registerSessionAuthRoutes(app, { ...ctx.session, env: ctx.env, database: ctx.database, clock: ctx.clock });
+    registerSessionAuthRoutes(app, {
+      ...ctx.session,
+      env: ctx.env,
+      database: ctx.database,
+      clock: ctx.clock,
+      limiter: ctx.limiter,
+    });
   } else {
     registerSessionRoutes(app, ctx);
     registerSsoRoutes(app, ctx, deps.sso);

@@ -42,11 +42,13 @@ const STATUS_WORDS: Record<number, string> = {
 };
 
 async function toApiError(res: Response): Promise<ApiError> {
-  let body: { detail?: string; title?: string; code?: string; errors?: FieldError[] } = {};
+  // problem+json from our routes; better-auth's own endpoints (/auth/*) answer {code, message}.
+  let body: { detail?: string; title?: string; message?: string; code?: string; errors?: FieldError[] } = {};
   try {
     body = await res.json();
   } catch {}
-  const words = body.detail || body.title || STATUS_WORDS[res.status] || `The server answered ${res.status}.`;
+  const words =
+    body.detail || body.title || body.message || STATUS_WORDS[res.status] || `The server answered ${res.status}.`;
   return new ApiError(res.status, words, body.code, Array.isArray(body.errors) ? body.errors : []);
 }
 

@@ -1,9 +1,17 @@
 import { useState } from "preact/hooks";
-import { api, describeError } from "../api/client.ts";
+import { ApiError, api, describeError } from "../api/client.ts";
 import { navigate, onLinkClick } from "../app/router.ts";
-import { refreshProfile, session } from "../app/session.ts";
+import { authOptions, refreshProfile, session } from "../app/session.ts";
 import { useStore } from "../app/store.ts";
 import { FormError } from "../ui/form.tsx";
+
+/** better-auth's refusals of a password change in words (the local profile's answers already name the field). */
+function explain(err: unknown): string {
+  if (err instanceof ApiError && err.code === "INVALID_PASSWORD") return "The current password is not correct.";
+  if (err instanceof ApiError && err.code === "PASSWORD_TOO_SHORT") return "The new password is too short.";
+  if (err instanceof ApiError && err.code === "PASSWORD_TOO_LONG") return "The new password is too long.";
+  return describeError(err);
+}
 
 /** The forced password change after a first sign-in (or an admin reset); Skip keeps the current password. */
 export function ChangePasswordPage() {
@@ -25,10 +33,13 @@ export function ChangePasswordPage() {
     setBusy(true);
     setError(null);
     try {
-      await api.post("/api/auth/change-password", { current_password: current, new_password: next });
+      // The session profile's passwords are better-auth's: its change ends every other session and renews this one.
+      if (authOptions.get().profile === "session")
+        await api.post("/auth/change-password", { currentPassword: current, newPassword: next });
+      else await api.post("/api/auth/change-password", { current_password: current, new_password: next });
       await done();
     } catch (err) {
-      setError(describeError(err));
+      setError(explain(err));
       setBusy(false);
     }
   };

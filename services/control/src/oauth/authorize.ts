@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { clientIp } from "../auth/client-ip.ts";
+import type { LoginAttempt } from "../auth/login-limit.ts";
 import { burnPasswordCheck, verifyPassword } from "../auth/passwords.ts";
 import type { Principal } from "../auth/principal.ts";
 import { startLocalSession } from "../auth/session.ts";
@@ -168,8 +169,8 @@ export function registerOAuthAuthorize(app: App, ctx: ControlContext) {
     if (!username || !password || password.length > 1024)
       return signInPage(c, request!, "Enter your username and password.");
     const ip = clientIp(c, ctx.env.TRUST_PROXY_HOPS);
-    if (ctx.session) return sessionProfileSignIn(c, ctx, request!, { username, password, ip, returnTo });
     const attempt = await ctx.limiter.begin({ username, ip });
+    if (ctx.session) return sessionProfileSignIn(c, ctx, request!, { username, password, ip, returnTo, attempt });
     const found = await findLocalCredential(ctx.database.db, username);
     if (!found) {
       await burnPasswordCheck(password);
@@ -185,13 +186,14 @@ export function registerOAuthAuthorize(app: App, ctx: ControlContext) {
 
 /**
  * The session profile (AUTH_MODE=session) signs in through better-auth, as its own sign-in page does: the same
- * credentials check and limits, and its session cookie, which the consent page then recognises.
+ * credentials check, the same database sign-in limit (counted by the caller), and its session cookie, which the
+ * consent page then recognises.
  */
 async function sessionProfileSignIn(
   c: Context,
   ctx: ControlContext,
   request: Ok,
-  input: { username: string; password: string; ip: string; returnTo: string },
+  input: { username: string; password: string; ip: string; returnTo: string; attempt: LoginAttempt },
 ) {
   const origin = new URL(ctx.env.PUBLIC_URL).origin;
   const res = await ctx.session!.auth.handler(
@@ -201,13 +203,8 @@ async function sessionProfileSignIn(
       body: JSON.stringify({ username: input.username, password: input.password }),
     }),
   );
-  if (!res.ok) {
-    return signInPage(
-      c,
-      request,
-      res.status === 429 ? "Too many attempts; try again later." : "Invalid username or password.",
-    );
-  }
+  if (!res.ok) return signInPage(c, request, "Invalid username or password.");
+  await input.attempt.succeeded();
   for (const cookie of res.headers.getSetCookie()) c.header("set-cookie", cookie, { append: true });
   return c.redirect(input.returnTo, 303);
 }

@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import { accounts, type Database, sessions, users, verifications } from "@ams/db";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { createAuthMiddleware, isAPIError } from "better-auth/api";
 import { admin, genericOAuth, username } from "better-auth/plugins";
 import { adminAc, userAc } from "better-auth/plugins/admin/access";
+import { eq } from "drizzle-orm";
 import { PLATFORM_ADMIN_ROLE } from "../auth/claims.ts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "../auth/passwords.ts";
 import { normalizeUsername } from "../auth/users.ts";
@@ -15,6 +17,8 @@ export const SESSION_BASE_PATH = "/auth";
 const COOKIE_PREFIX = "ams";
 /** Sessions last a week and are extended once a day while used (better-auth's defaults, stated). */
 const SESSION_SECONDS = 7 * 24 * 3600;
+/** better-auth's password change: POST /auth/change-password {currentPassword, newPassword}. */
+const CHANGE_PASSWORD = "/change-password";
 
 /**
  * The session profile's identity service (AUTH_MODE=session): better-auth on our own users/accounts/sessions tables
@@ -53,12 +57,27 @@ export function createSessionAuth(env: ControlEnv, database: Database) {
       additionalFields: { activeOrganizationId: { type: "string", required: false, input: false } },
     },
     user: { additionalFields: { mustChangePassword: { type: "boolean", required: false, input: false } } },
-    // Five failed sign-ins per 15 minutes per address, as the local profile (spec's limit).
+    hooks: {
+      // A password change ends every other session of the user, whatever the client asks (as in the local profile);
+      // better-auth then starts a fresh session for this browser.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== CHANGE_PASSWORD) return;
+        return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
+      }),
+      // A changed password satisfies a forced change.
+      after: createAuthMiddleware(async (ctx) => {
+        const userId = ctx.path === CHANGE_PASSWORD ? ctx.context.newSession?.user.id : undefined;
+        if (!userId || isAPIError(ctx.context.returned)) return;
+        await database.db.update(users).set({ mustChangePassword: false }).where(eq(users.id, userId));
+      }),
+    },
+    // better-auth's limiter lives in one process's memory. Failed sign-ins are counted in the database instead (the
+    // local profile's limit, shared by every replica: session/routes.ts), so its own rule for them is off.
     rateLimit: {
       enabled: env.NODE_ENV !== "test",
       window: 60,
       max: 100,
-      customRules: { "/sign-in/username": { window: 15 * 60, max: 5 } },
+      customRules: { "/sign-in/username": false },
     },
     advanced: {
       cookiePrefix: COOKIE_PREFIX,

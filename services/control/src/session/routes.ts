@@ -1,5 +1,8 @@
 import type { Database } from "@ams/db";
 import type { Context } from "hono";
+import { clientIp } from "../auth/client-ip.ts";
+import type { LoginLimiter } from "../auth/login-limit.ts";
+import { normalizeUsername } from "../auth/users.ts";
 import type { ControlEnv } from "../env.ts";
 import { unauthenticated } from "../gateway/authorize.ts";
 import type { App } from "../http/app-env.ts";
@@ -9,19 +12,27 @@ import { listProviders } from "./providers.ts";
 import { listSessions, revokeSession } from "./sessions.ts";
 
 /** Endpoints after which this process forgets the caller's cached session lookups (the session just ended). */
-const ENDING = ["/sign-out", "/revoke-session", "/revoke-sessions", "/revoke-other-sessions"];
+const ENDING = ["/sign-out", "/revoke-session", "/revoke-sessions", "/revoke-other-sessions", "/change-password"];
 
 /**
- * The session profile's sign-in surface under /auth/*: better-auth's handler (POST /auth/sign-in/username,
- * POST /auth/sign-out, GET /auth/list-sessions, POST /auth/revoke-session, /auth/revoke-other-sessions,
- * GET /auth/get-session, the generic OAuth sign-in) and ours: GET /auth/providers, GET /auth/sessions (the caller's
- * sessions without tokens) and DELETE /auth/sessions/:id (revoke one). better-auth checks the Origin of
+ * The session profile's sign-in surface under /auth/*: better-auth's handler (POST /auth/sign-in/username, under
+ * the database sign-in limit; POST /auth/change-password; POST /auth/sign-out, GET /auth/list-sessions,
+ * POST /auth/revoke-session, /auth/revoke-other-sessions, GET /auth/get-session, the provider sign-in
+ * POST /auth/sign-in/social and its GET /auth/callback/:provider) and ours: GET /auth/providers, GET /auth/sessions
+ * (the caller's sessions without tokens) and DELETE /auth/sessions/:id (revoke one). better-auth checks the Origin of
  * its own POSTs against the trusted origins. The session token never appears in an answer body (only in the
  * httpOnly cookie), so no script can read it.
  */
 export function registerSessionAuthRoutes(
   app: App,
-  deps: { auth: SessionAuth; lookup: SessionLookup; env: ControlEnv; database: Database; clock: () => Date },
+  deps: {
+    auth: SessionAuth;
+    lookup: SessionLookup;
+    env: ControlEnv;
+    database: Database;
+    clock: () => Date;
+    limiter: LoginLimiter;
+  },
 ): void {
   const caller = async (c: Context) => {
     const principal = await deps.lookup.authenticate(c);
@@ -38,6 +49,23 @@ export function registerSessionAuthRoutes(
     await revokeSession(deps.database, principal, c.req.param("id"));
     deps.lookup.forgetUser(principal.userId);
     return c.body(null, 204);
+  });
+  // The sign-in limit of the local profile, on the same database rows, so every control replica counts the same
+  // failures: 5 per 15 minutes per address, 5 per username from one address, 50 per username from anywhere; 429
+  // with Retry-After. A success clears that username's failures from that address.
+  app.post(`${SESSION_BASE_PATH}/sign-in/username`, async (c) => {
+    const body: unknown = await c.req.raw
+      .clone()
+      .json()
+      .catch(() => null);
+    const name = body && typeof body === "object" && "username" in body ? body.username : undefined;
+    // Without a username better-auth answers the validation error; nothing to count.
+    if (typeof name !== "string" || !name.trim()) return withoutSessionToken(await deps.auth.handler(c.req.raw));
+    const ip = clientIp(c, deps.env.TRUST_PROXY_HOPS);
+    const attempt = await deps.limiter.begin({ username: normalizeUsername(name), ip });
+    const response = await deps.auth.handler(c.req.raw);
+    if (response.ok) await attempt.succeeded();
+    return withoutSessionToken(response);
   });
   app.on(["GET", "POST"], `${SESSION_BASE_PATH}/*`, async (c) => {
     const subPath = c.req.path.slice(SESSION_BASE_PATH.length);

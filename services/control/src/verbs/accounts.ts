@@ -97,15 +97,20 @@ export async function changePassword({
   return identityOf(user);
 }
 
-/** "Skip" on the forced change: clears mustChangePassword; answers the identity to reissue the access token for. */
+/**
+ * "Skip" on the forced change: clears mustChangePassword; answers the identity to reissue the access token for. In
+ * the session profile (better-auth's passwords) this process forgets its cached lookups of the user's sessions, so
+ * the next request already sees the flag cleared.
+ */
 export async function skipPasswordChange({ ctx }: { ctx: SignedInContext }): Promise<Identity> {
-  requireLocalAccount(ctx);
+  if (ctx.principal.provider !== "session") requireLocalAccount(ctx);
   const [user] = await ctx.database.db
     .update(users)
     .set({ mustChangePassword: false, updatedAt: ctx.clock() })
     .where(eq(users.id, ctx.principal.userId))
     .returning();
   if (!user) throw new AppError("UNAUTHENTICATED", "The account no longer exists");
+  ctx.session?.lookup.forgetUser(user.id);
   return identityOf(user);
 }
 

@@ -176,3 +176,68 @@ describe("sessions: list, revoke, sign-out", () => {
     expect((await h.call("GET", "/api/me", { as })).status).toBe(401);
   });
 });
+
+describe("password change (better-auth's POST /auth/change-password)", () => {
+  test("the right current password changes it: other sessions end, this browser gets a fresh session, a forced change is satisfied", async () => {
+    const user = await h.user("paula", { mustChangePassword: true });
+    const other = await session(user);
+    const here = await session(user);
+    const before = await h.call("GET", "/api/me", { as: here });
+    expect(await before.json()).toMatchObject({ must_change_password: true });
+
+    const newPassword = "a-new-password-456";
+    const res = await h.call("POST", "/auth/change-password", {
+      as: here,
+      body: { currentPassword: user.password, newPassword },
+      headers: { origin: ORIGIN },
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.user).toMatchObject({ id: user.id });
+    expect(body.token).toBeUndefined();
+    const renewed: Credentials = { cookies: { [COOKIE]: cookiesOf(res)[COOKIE]! } };
+    expect(renewed.cookies[COOKIE]).toBeTruthy();
+
+    // Every earlier session of the user ended (the client did not even ask for it); the renewed one works.
+    expect((await h.call("GET", "/api/me", { as: other })).status).toBe(401);
+    expect((await h.call("GET", "/api/me", { as: here })).status).toBe(401);
+    const me = await h.call("GET", "/api/me", { as: renewed });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ id: user.id, must_change_password: false });
+
+    // The new password signs in (argon2id like every other), the old one no longer does.
+    expect((await signIn(user, user.password)).status).toBe(401);
+    expect((await signIn(user, newPassword)).status).toBe(200);
+    const [row] = await h.db.select().from(accounts).where(eq(accounts.userId, user.id));
+    expect(row!.password).toMatch(/^\$argon2id\$/);
+  });
+
+  test("a wrong current password is refused with a clear error and changes nothing", async () => {
+    const user = await h.user("quentin");
+    const here = await session(user);
+    const res = await h.call("POST", "/auth/change-password", {
+      as: here,
+      body: { currentPassword: "not-the-password-1", newPassword: "another-password-789" },
+      headers: { origin: ORIGIN },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "INVALID_PASSWORD", message: "Invalid password" });
+    expect((await h.call("GET", "/api/me", { as: here })).status).toBe(200);
+    expect((await signIn(user)).status).toBe(200);
+  });
+
+  test("the local profile's password routes: change refers to /auth/change-password, skip clears a forced change", async () => {
+    const user = await h.user("rita", { mustChangePassword: true });
+    const here = await session(user);
+    const local = await h.call("POST", "/api/auth/change-password", {
+      as: here,
+      body: { current_password: user.password, new_password: "whatever-password-1" },
+      headers: { origin: ORIGIN },
+    });
+    expect(local.status).toBe(403);
+    const skip = await h.call("POST", "/api/auth/change-password/skip", { as: here, headers: { origin: ORIGIN } });
+    expect(skip.status).toBe(204);
+    expect(skip.headers.getSetCookie()).toEqual([]);
+    expect(await (await h.call("GET", "/api/me", { as: here })).json()).toMatchObject({ must_change_password: false });
+  });
+});

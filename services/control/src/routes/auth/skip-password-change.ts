@@ -2,7 +2,7 @@ import { renewAccessCookie } from "../../auth/session.ts";
 import { controlRoute } from "../../http/route.ts";
 import { skipPasswordChange } from "../../verbs/accounts.ts";
 
-/** The access token is reissued without the must-change-password claim. */
+/** The access token is reissued without the must-change-password claim (the session profile has no such token). */
 export const skipPasswordChangeRoute = controlRoute(
   {
     method: "post",
@@ -12,6 +12,7 @@ export const skipPasswordChangeRoute = controlRoute(
     who: "signed-in",
   },
   async ({ ctx, c }) => {
-    await renewAccessCookie(c, ctx, await skipPasswordChange({ ctx }));
+    const identity = await skipPasswordChange({ ctx });
+    if (!ctx.session) await renewAccessCookie(c, ctx, identity);
   },
 );
