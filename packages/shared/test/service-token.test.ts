@@ -1,5 +1,5 @@
 import { sign as cryptoSign, generateKeyPairSync } from "node:crypto";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { createServiceTokens, keysFromSecret, serviceKeysFromEnv, signHs256, verifyHs256 } from "../src/index.ts";
 
 const claims = {
@@ -39,6 +39,46 @@ describe("inter-service token", () => {
     );
     expect(verifyHs256(expired, key, { issuer: "svc-control", audience: "tenant" })).toBeNull();
     await expect(tokens.verify("garbage", "tenant")).rejects.toThrow();
+  });
+  describe("reuse", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    test("the same claims reuse one token for 10 s; other claims, or later, sign a new one", async () => {
+      vi.useFakeTimers({ now: new Date("2026-11-25T10:00:00Z"), toFake: ["Date"] });
+      const first = await tokens.sign(claims, "tenant");
+      vi.setSystemTime(new Date("2026-11-25T10:00:09Z"));
+      expect(await tokens.sign(claims, "tenant")).toBe(first);
+      expect(await tokens.sign({ ...claims, role: "viewer" }, "tenant")).not.toBe(first);
+      expect(await tokens.sign(claims, "mcp")).not.toBe(first);
+      expect((await tokens.verify(await tokens.sign({ ...claims, role: "viewer" }, "tenant"), "tenant")).role).toBe(
+        "viewer",
+      );
+      vi.setSystemTime(new Date("2026-11-25T10:00:11Z"));
+      const later = await tokens.sign(claims, "tenant");
+      expect(later).not.toBe(first);
+      expect(JSON.parse(Buffer.from(later.split(".")[1]!, "base64url").toString()).iat).toBe(
+        Date.parse("2026-11-25T10:00:11Z") / 1000,
+      );
+    });
+    test("a token checked once is still refused for another audience, and once it has expired", async () => {
+      vi.useFakeTimers({ now: new Date("2026-11-25T11:00:00Z"), toFake: ["Date"] });
+      const t = await tokens.sign(claims, "tenant");
+      expect(await tokens.verify(t, "tenant")).toEqual(claims);
+      await expect(tokens.verify(t, "mcp")).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+      vi.setSystemTime(new Date("2026-11-25T11:00:34Z")); // 30 s lifetime + 5 s skew not yet over
+      expect((await tokens.verify(t, "tenant")).userId).toBe("u1");
+      vi.setSystemTime(new Date("2026-11-25T11:00:36Z"));
+      await expect(tokens.verify(t, "tenant")).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    });
+    test("the claims handed out cannot be changed by one request for the next", async () => {
+      const t = await tokens.sign({ ...claims, teamIds: ["t1"] }, "tenant");
+      const got = await tokens.verify(t, "tenant");
+      expect(() => {
+        (got as { role: string }).role = "owner";
+      }).toThrow(TypeError);
+      expect((await tokens.verify(t, "tenant")).role).toBe("editor");
+    });
   });
   test("a short secret is refused at start-up", () => {
     expect(() => createServiceTokens("short")).toThrow(/32 characters/);

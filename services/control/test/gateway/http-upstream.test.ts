@@ -1,4 +1,4 @@
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -25,6 +25,22 @@ beforeAll(async () => {
     return new Response(body, { headers: { "content-type": "application/json", "content-encoding": "gzip" } });
   });
   app.get("/redirect", (c) => c.redirect("/elsewhere", 302));
+  app.delete("/gone", (c) => c.body(null, 204));
+  // An event stream that sends its first event and then waits: a proxy that buffers would never hand it on.
+  app.get("/events", () => {
+    let timer: NodeJS.Timeout | undefined;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("data: first\n\n"));
+        timer = setTimeout(() => controller.close(), 5_000);
+      },
+      cancel() {
+        clearTimeout(timer);
+      },
+    });
+    return new Response(stream, { headers: { "content-type": "text/event-stream" } });
+  });
+  app.get("/big", (c) => c.text("x".repeat(3 * 1024 * 1024)));
   await new Promise<void>((resolve) => {
     server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
       base = `http://127.0.0.1:${info.port}`;
@@ -55,15 +71,40 @@ describe("createHttpUpstream", () => {
     });
   });
 
-  test("a body fetch decoded is not labelled as still compressed", async () => {
+  test("a compressed answer is passed on as sent, labelled with its encoding", async () => {
     const res = await createHttpUpstream(base).fetch(new Request("http://control.example/gz"));
-    expect(res.headers.get("content-encoding")).toBeNull();
-    expect(await res.json()).toEqual({ compressed: true });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(JSON.parse(gunzipSync(Buffer.from(await res.arrayBuffer())).toString())).toEqual({ compressed: true });
   });
 
   test("redirects are passed back, not followed", async () => {
     const res = await createHttpUpstream(base).fetch(new Request("http://control.example/redirect"));
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/elsewhere");
+  });
+
+  test("a 204 answer has no body, and a large answer arrives whole", async () => {
+    const upstream = createHttpUpstream(base);
+    const gone = await upstream.fetch(new Request("http://control.example/gone", { method: "DELETE" }));
+    expect(gone.status).toBe(204);
+    expect(await gone.text()).toBe("");
+    const big = await upstream.fetch(new Request("http://control.example/big"));
+    expect((await big.text()).length).toBe(3 * 1024 * 1024);
+  });
+
+  test("an event stream is handed on as it comes, not when it ends", async () => {
+    const res = await createHttpUpstream(base).fetch(new Request("http://control.example/events"));
+    const reader = res.body!.getReader();
+    const first = await Promise.race([
+      reader.read(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the first event was held back")), 2_000)),
+    ]);
+    expect(new TextDecoder().decode(first.value)).toBe("data: first\n\n");
+    await reader.cancel();
+  });
+
+  test("an unreachable upstream rejects, for the gateway to answer 503", async () => {
+    const closed = createHttpUpstream("http://127.0.0.1:9/");
+    await expect(closed.fetch(new Request("http://control.example/api/health"))).rejects.toThrow();
   });
 });
