@@ -1,12 +1,14 @@
 import type { Database, DbOrTx } from "@ams/db";
 import { invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
+import type { z } from "zod";
 import { deleteDanglingConnections } from "../cascade.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
 import { newId } from "../ids.ts";
 import { getRelationshipRow } from "../relationships/internal.ts";
 import { type ConnectionRow, connectionColumns, getViewRow, toConnection } from "../views/internal.ts";
+import type { ViewConnection } from "../views/outputs.ts";
 import type { CreateConnectionInput, UpdateConnectionInput } from "../views/schemas.ts";
 
 /** What an end of a connection shows: a node's element, or a connection's relationship (null for labels/lines). */
@@ -21,7 +23,10 @@ async function endpointConcept(database: Database, tx: DbOrTx, ws: string, viewI
   return row.concept;
 }
 
-export async function createConnection({ ctx, input }: Verb<CreateConnectionInput & { view_id: string }>) {
+export async function createConnection({
+  ctx,
+  input,
+}: Verb<CreateConnectionInput & { view_id: string }>): Promise<z.infer<typeof ViewConnection>> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
@@ -58,7 +63,10 @@ export async function createConnection({ ctx, input }: Verb<CreateConnectionInpu
   });
 }
 
-export async function updateConnection({ ctx, input }: Verb<UpdateConnectionInput & { view_id: string; id: string }>) {
+export async function updateConnection({
+  ctx,
+  input,
+}: Verb<UpdateConnectionInput & { view_id: string; id: string }>): Promise<z.infer<typeof ViewConnection>> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
@@ -75,7 +83,7 @@ export async function updateConnection({ ctx, input }: Verb<UpdateConnectionInpu
 }
 
 /** Deletes the connection and any connection attached to it. */
-export async function deleteConnection({ ctx, input }: Verb<{ view_id: string; id: string }>) {
+export async function deleteConnection({ ctx, input }: Verb<{ view_id: string; id: string }>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

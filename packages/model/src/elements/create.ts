@@ -3,9 +3,9 @@ import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { newId } from "../ids.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
 import { assertIdentifierFree, type ElementRow, parseElementType, toElement } from "./internal.ts";
-import type { CreateElementInput } from "./schemas.ts";
+import type { CreateElementInput, Element } from "./schemas.ts";
 
-export async function createElement({ ctx, input }: Verb<CreateElementInput>) {
+export async function createElement({ ctx, input }: Verb<CreateElementInput>): Promise<Element> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const type = parseElementType(input.type);

@@ -5,7 +5,7 @@ import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { deleteProperties } from "../properties/values.ts";
 
 /** Deletes the element, its relationships (and those attached to them), its view nodes and their connections. */
-export async function deleteElement({ ctx, input }: Verb<{ id: string }>) {
+export async function deleteElement({ ctx, input }: Verb<{ id: string }>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

@@ -2,9 +2,11 @@ import { notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { ownPropertiesLateral, propsFromJson } from "../properties/values.ts";
+import type { ViewReference } from "../views/schemas.ts";
 import { type ElementRow, getElementRow, toElement } from "./internal.ts";
+import type { Element } from "./schemas.ts";
 
-export async function getElement({ ctx, input }: Verb<{ id: string }>) {
+export async function getElement({ ctx, input }: Verb<{ id: string }>): Promise<Element> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const [row] = await ctx.database.rows<ElementRow & { props: [string, string, string][] | null }>(
@@ -17,7 +19,7 @@ export async function getElement({ ctx, input }: Verb<{ id: string }>) {
 }
 
 /** Views that show the element in at least one node. */
-export async function getElementViews({ ctx, input }: Verb<{ id: string }>) {
+export async function getElementViews({ ctx, input }: Verb<{ id: string }>): Promise<ViewReference[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getElementRow(ctx.database, ws, input.id);

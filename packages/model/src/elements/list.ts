@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { ownPropertiesLateral, propertiesJoin, propsFromJson } from "../properties/values.ts";
 import { type ElementRow, parseElementType, toElement } from "./internal.ts";
-import type { ListElementsPageQuery } from "./schemas.ts";
+import type { Element, ListElementsPageQuery, TypeNames } from "./schemas.ts";
 
 type ElementListRow = ElementRow & { props: [string, string, string][] | null };
 
@@ -30,7 +30,7 @@ export function elementListQuery(workspaceId: string, input: ListElementsPageQue
         ${paged ? sql`limit ${input.limit}` : sql``}`;
 }
 
-export async function listElements({ ctx, input }: Verb<ListElementsPageQuery>) {
+export async function listElements({ ctx, input }: Verb<ListElementsPageQuery>): Promise<Element[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const rows = await ctx.database.rows<ElementListRow>(elementListQuery(ws, input));
@@ -50,7 +50,7 @@ async function requireElement(ctx: RequestContext, workspaceId: string, id: stri
     );
 }
 
-export async function listElementTypes({ ctx }: Verb) {
+export async function listElementTypes({ ctx }: Verb): Promise<TypeNames> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const rows = await ctx.database.rows<{ type: string }>(

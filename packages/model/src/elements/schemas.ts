@@ -63,3 +63,7 @@ export const Element = z.object({
   properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
 });
 export type Element = z.infer<typeof Element>;
+
+/** The type names in use in the active workspace (GET /api/elements/types, /api/relationships/types). */
+export const TypeNames = z.array(z.string());
+export type TypeNames = z.infer<typeof TypeNames>;

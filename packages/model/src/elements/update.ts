@@ -5,9 +5,9 @@ import { readProperties, writeProperties } from "../properties/values.ts";
 import { assertRelationshipsStillValid } from "../relationships/internal.ts";
 import { clearI18n } from "../sql.ts";
 import { type ElementRow, getElementRow, parseElementType, toElement } from "./internal.ts";
-import type { UpdateElementInput } from "./schemas.ts";
+import type { Element, UpdateElementInput } from "./schemas.ts";
 
-export async function updateElement({ ctx, input }: Verb<UpdateElementInput & { id: string }>) {
+export async function updateElement({ ctx, input }: Verb<UpdateElementInput & { id: string }>): Promise<Element> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const type = input.type !== undefined ? parseElementType(input.type) : undefined;

@@ -1,5 +1,6 @@
 import { AppError, invalid } from "@ams/shared";
 import neo4j, { type ManagedTransaction, type Record as Neo4jRecord, type Transaction } from "neo4j-driver";
+import type { z } from "zod";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { Query } from "./cypher/ast.ts";
 import { parseReadQuery } from "./cypher/parse.ts";
@@ -8,12 +9,17 @@ import type { GraphDeps } from "./deps.ts";
 import { readGraphMeta, type Slot, scopeLabel } from "./labels.ts";
 import { checkPlan, type PlanNode } from "./plan-check.ts";
 import { withQuerySlot } from "./query-slots.ts";
-import { type QueryResult, toResult } from "./results.ts";
+import { toResult } from "./results.ts";
+import type { QueryResultSchema } from "./schemas.ts";
 
 export type ExploreInput = { query: string; parameters?: Record<string, unknown> };
 
 /** POST /api/explore: a read-only Cypher query over the active workspace's graph. */
-export async function explore({ ctx, input, graph }: Verb<ExploreInput> & { graph: GraphDeps }): Promise<QueryResult> {
+export async function explore({
+  ctx,
+  input,
+  graph,
+}: Verb<ExploreInput> & { graph: GraphDeps }): Promise<z.infer<typeof QueryResultSchema>> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const query = parseReadQuery(input.query);
@@ -30,7 +36,7 @@ export async function runScopedQuery(
   workspaceId: string,
   query: Query,
   parameters: Record<string, unknown>,
-): Promise<QueryResult> {
+): Promise<z.infer<typeof QueryResultSchema>> {
   checkParameters(parameters);
   const down = graph.down?.();
   if (down) throw new AppError("UNAVAILABLE", down);

@@ -1,10 +1,10 @@
 import { AppError, notFound } from "@ams/shared";
+import type { z } from "zod";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { GraphDeps } from "./deps.ts";
 import { forgetSlot } from "./explore.ts";
 import { finishJob, getJob, insertJob, toJobView } from "./jobs.ts";
-
-export type RebuildAnswer = { status: 200 | 202; job: ReturnType<typeof toJobView> };
+import type { GraphJobSchema, RebuildAnswer } from "./schemas.ts";
 
 /**
  * POST /api/export/neo4j: queues a rebuild of the active workspace's graph and waits for it up to
@@ -44,7 +44,7 @@ export async function requestRebuild({ ctx, graph }: Verb & { graph: GraphDeps }
 }
 
 /** GET /api/export/neo4j/jobs/:jobId: a rebuild job of the active workspace. */
-export async function getRebuildJob({ ctx, input }: Verb<{ jobId: string }>) {
+export async function getRebuildJob({ ctx, input }: Verb<{ jobId: string }>): Promise<z.infer<typeof GraphJobSchema>> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   if (!/^[0-9a-f-]{36}$/i.test(input.jobId)) throw notFound("Graph job", input.jobId);

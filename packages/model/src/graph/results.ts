@@ -1,4 +1,6 @@
 import neo4j, { type Record as Neo4jRecord, type Node, type Path, type Relationship } from "neo4j-driver";
+import type { z } from "zod";
+import type { QueryResultSchema } from "./schemas.ts";
 
 export type GraphNode = { id: string; labels: string[]; properties: Record<string, unknown> };
 export type GraphRelationship = {
@@ -9,16 +11,8 @@ export type GraphRelationship = {
   properties: Record<string, unknown>;
 };
 
-export type QueryResult = {
-  columns: string[];
-  rows: unknown[][];
-  /** Graph values found anywhere in the rows, once each (for graph visualizations). */
-  nodes: GraphNode[];
-  relationships: GraphRelationship[];
-  /** True when the query had more rows than the cap; rows holds the first `rowCap`. */
-  truncated: boolean;
-  rowCap: number;
-};
+/** A query's answer: the inferred type of QueryResultSchema (graph/schemas.ts), which REST and MCP document. */
+export type QueryResult = z.infer<typeof QueryResultSchema>;
 
 /** Workspace slot labels are internal: they never leave the service. */
 const INTERNAL_LABEL = /^W_[0-9a-f]{32}_[AB]$/;

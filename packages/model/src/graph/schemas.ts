@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DashboardDefinition } from "./dashboards/definition.ts";
 
 /** Outputs of the graph verbs, for every surface that describes its answers (MCP outputSchema, OpenAPI). */
 export const QueryResultSchema = z.object({
@@ -20,19 +21,33 @@ export const QueryResultSchema = z.object({
   rowCap: z.number(),
 });
 
+/** A graph rebuild job as REST and MCP show it (GET /api/export/neo4j/jobs/:jobId, rebuild_graph). */
 export const GraphJobSchema = z.object({
   id: z.string(),
   workspace_id: z.string(),
-  state: z.string().describe("queued, running, succeeded or failed"),
+  state: z.enum(["queued", "running", "succeeded", "failed"]),
   attempts: z.number(),
   generation: z.number().nullable(),
-  counts: z.unknown(),
+  counts: z
+    .looseObject({
+      elements: z.number(),
+      relationships: z.number(),
+      views: z.number(),
+      reified: z.number(),
+      contains: z.number(),
+    })
+    .nullable(),
   error: z.string().nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
   status_url: z.string(),
 });
+export type RebuildJob = z.infer<typeof GraphJobSchema>;
+
+/** What requestRebuild answers: the job, and 200 when it finished within the wait or 202 while it runs. */
+export const RebuildAnswer = z.object({ status: z.union([z.literal(200), z.literal(202)]), job: GraphJobSchema });
+export type RebuildAnswer = z.infer<typeof RebuildAnswer>;
 
 export const DashboardSummary = z.object({
   dashboardId: z.string(),
@@ -42,6 +57,32 @@ export const DashboardSummary = z.object({
   panels: z.array(z.looseObject({ panelInstanceId: z.string(), title: z.string(), visualization: z.string() })),
 });
 export const DashboardList = z.object({ dashboards: z.array(DashboardSummary) });
+
+/** A dashboard at one revision: its definition beside its id, revision and timestamps (REST's dashboard routes). */
+export const Dashboard = DashboardDefinition.extend({
+  dashboardId: z.string(),
+  revision: z.number(),
+  latestRevision: z.number(),
+  isProvisioned: z.boolean(),
+  created_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+  deleted: z.boolean().optional().describe("Admin list only"),
+  deleted_at: z.string().nullable().optional().describe("Admin list only"),
+});
+export type Dashboard = z.infer<typeof Dashboard>;
+
+/** One panel run with the dashboard's parameter values (GET /api/dashboards/:id/panels/:panelInstanceId). */
+export const PanelRun = z.object({
+  dashboardId: z.string(),
+  revision: z.number(),
+  panelInstanceId: z.string(),
+  title: z.string(),
+  visualization: z.string(),
+  parameters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  value: z.unknown().optional().describe("core/metric panels: the first cell"),
+  result: QueryResultSchema,
+});
+export type PanelRun = z.infer<typeof PanelRun>;
 
 export const DashboardRunInput = z.strictObject({
   dashboard_id: z.string().min(1).max(200).describe("Id of a dashboard (from list_dashboards)"),

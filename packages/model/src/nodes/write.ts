@@ -1,14 +1,19 @@
 import { invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
+import type { z } from "zod";
 import { deleteDanglingConnections } from "../cascade.ts";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree, getElementRow } from "../elements/internal.ts";
 import { newId } from "../ids.ts";
 import { getNodeRow, getViewRow, type NodeRow, nodeColumns, toNode } from "../views/internal.ts";
+import type { ViewNode } from "../views/outputs.ts";
 import type { CreateNodeInput, UpdateNodeInput } from "../views/schemas.ts";
 import { type Box, placeNode } from "./placement.ts";
 
-export async function createNode({ ctx, input }: Verb<CreateNodeInput & { view_id: string }>) {
+export async function createNode({
+  ctx,
+  input,
+}: Verb<CreateNodeInput & { view_id: string }>): Promise<z.infer<typeof ViewNode>> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const kind = input.kind ?? (input.element_id ? "element" : undefined);
@@ -67,7 +72,10 @@ export async function createNode({ ctx, input }: Verb<CreateNodeInput & { view_i
   });
 }
 
-export async function updateNode({ ctx, input }: Verb<UpdateNodeInput & { view_id: string; id: string }>) {
+export async function updateNode({
+  ctx,
+  input,
+}: Verb<UpdateNodeInput & { view_id: string; id: string }>): Promise<z.infer<typeof ViewNode>> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
@@ -112,7 +120,7 @@ async function assertNotOwnAncestor(
 }
 
 /** Deletes the node, its nested nodes (cascade) and every connection attached to them. */
-export async function deleteNode({ ctx, input }: Verb<{ view_id: string; id: string }>) {
+export async function deleteNode({ ctx, input }: Verb<{ view_id: string; id: string }>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

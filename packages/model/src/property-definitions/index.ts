@@ -59,7 +59,7 @@ function allowedValuesFor(type: string, given: string[] | undefined, current: st
   return list;
 }
 
-export async function listPropertyDefinitions({ ctx }: Verb) {
+export async function listPropertyDefinitions({ ctx }: Verb): Promise<PropertyDefinition[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   return ctx.database.rows<DefinitionRow>(
@@ -81,7 +81,7 @@ async function getRow(
   return row;
 }
 
-export async function getPropertyDefinition({ ctx, input }: Verb<{ id: string }>) {
+export async function getPropertyDefinition({ ctx, input }: Verb<{ id: string }>): Promise<PropertyDefinition> {
   requireCapability(ctx, "model:read");
   return getRow(ctx, requireWorkspace(ctx), input.id);
 }
@@ -101,7 +101,10 @@ async function assertNameFree(
   if (dup) throw new AppError("CONFLICT", `A property definition named '${name}' already exists`);
 }
 
-export async function createPropertyDefinition({ ctx, input }: Verb<CreatePropertyDefinitionInput>) {
+export async function createPropertyDefinition({
+  ctx,
+  input,
+}: Verb<CreatePropertyDefinitionInput>): Promise<PropertyDefinition> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   return ctx.database.db.transaction(async (tx) => {
@@ -127,7 +130,10 @@ function refuseSystem(row: DefinitionRow, verb: string) {
 }
 
 /** Changing the type re-checks every stored value against it, so no value is left that does not fit. */
-export async function updatePropertyDefinition({ ctx, input }: Verb<UpdatePropertyDefinitionInput & { id: string }>) {
+export async function updatePropertyDefinition({
+  ctx,
+  input,
+}: Verb<UpdatePropertyDefinitionInput & { id: string }>): Promise<PropertyDefinition> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   return ctx.database.db.transaction(async (tx) => {
@@ -180,7 +186,7 @@ async function assertValuesFit(
 }
 
 /** Deleting a definition removes its values on every object (foreign-key cascade). */
-export async function deletePropertyDefinition({ ctx, input }: Verb<{ id: string }>) {
+export async function deletePropertyDefinition({ ctx, input }: Verb<{ id: string }>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   await ctx.database.db.transaction(async (tx) => {

@@ -12,9 +12,9 @@ import {
   relationshipColumns,
   toRelationship,
 } from "./internal.ts";
-import type { CreateRelationshipInput } from "./schemas.ts";
+import type { CreateRelationshipInput, Relationship } from "./schemas.ts";
 
-export async function createRelationship({ ctx, input }: Verb<CreateRelationshipInput>) {
+export async function createRelationship({ ctx, input }: Verb<CreateRelationshipInput>): Promise<Relationship> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const type = parseRelationshipType(input.type);

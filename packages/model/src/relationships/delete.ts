@@ -5,7 +5,7 @@ import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { deleteProperties } from "../properties/values.ts";
 
 /** Deletes the relationship, relationships attached to it, and the connections that drew them. */
-export async function deleteRelationship({ ctx, input }: Verb<{ id: string }>) {
+export async function deleteRelationship({ ctx, input }: Verb<{ id: string }>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { readProperties } from "../properties/values.ts";
+import type { ViewReference } from "../views/schemas.ts";
 import { getRelationshipRow, toRelationship } from "./internal.ts";
+import type { Relationship } from "./schemas.ts";
 
-export async function getRelationship({ ctx, input }: Verb<{ id: string }>) {
+export async function getRelationship({ ctx, input }: Verb<{ id: string }>): Promise<Relationship> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const [row, props] = await Promise.all([
@@ -14,7 +16,7 @@ export async function getRelationship({ ctx, input }: Verb<{ id: string }>) {
 }
 
 /** Views that draw the relationship as a connection. */
-export async function getRelationshipViews({ ctx, input }: Verb<{ id: string }>) {
+export async function getRelationshipViews({ ctx, input }: Verb<{ id: string }>): Promise<ViewReference[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getRelationshipRow(ctx.database, ws, input.id);

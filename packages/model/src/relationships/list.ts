@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { getElementRow } from "../elements/internal.ts";
+import type { TypeNames } from "../elements/schemas.ts";
 import { readProperties } from "../properties/values.ts";
 import { parseRelationshipType, type RelationshipRow, relationshipColumns, toRelationship } from "./internal.ts";
-import type { ListRelationshipsQuery } from "./schemas.ts";
+import type { ListRelationshipsQuery, Relationship } from "./schemas.ts";
 
-export async function listRelationships({ ctx, input }: Verb<ListRelationshipsQuery>) {
+export async function listRelationships({ ctx, input }: Verb<ListRelationshipsQuery>): Promise<Relationship[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const type = input.type ? parseRelationshipType(input.type) : null;
@@ -22,7 +23,7 @@ export async function listRelationships({ ctx, input }: Verb<ListRelationshipsQu
   return rows.map((r) => toRelationship(r, props.get(r.id)));
 }
 
-export async function listRelationshipTypes({ ctx }: Verb) {
+export async function listRelationshipTypes({ ctx }: Verb): Promise<TypeNames> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const rows = await ctx.database.rows<{ type: string }>(
@@ -32,7 +33,7 @@ export async function listRelationshipTypes({ ctx }: Verb) {
 }
 
 /** Relationships whose source or target is the element. */
-export async function getElementRelationships({ ctx, input }: Verb<{ id: string }>) {
+export async function getElementRelationships({ ctx, input }: Verb<{ id: string }>): Promise<Relationship[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getElementRow(ctx.database, ws, input.id);

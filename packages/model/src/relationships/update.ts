@@ -13,9 +13,12 @@ import {
   relationshipColumns,
   toRelationship,
 } from "./internal.ts";
-import type { UpdateRelationshipInput } from "./schemas.ts";
+import type { Relationship, UpdateRelationshipInput } from "./schemas.ts";
 
-export async function updateRelationship({ ctx, input }: Verb<UpdateRelationshipInput & { id: string }>) {
+export async function updateRelationship({
+  ctx,
+  input,
+}: Verb<UpdateRelationshipInput & { id: string }>): Promise<Relationship> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

@@ -5,6 +5,7 @@ import { selectWorkspace, toWorkspace } from "../workspaces/internal.ts";
 import type { CreateWorkspaceInput } from "../workspaces/schemas.ts";
 import { insertWorkspace, mayCreateWorkspace } from "../workspaces/verbs.ts";
 import { type ImportResult, refreshPlannerStatistics } from "./import-model.ts";
+import type { WorkspaceFromFile } from "./schemas.ts";
 
 export type CreateWorkspaceFromXmlInput = Omit<CreateWorkspaceInput, "path"> & { xml: string; activate?: boolean };
 
@@ -13,7 +14,10 @@ export type CreateWorkspaceFromXmlInput = Omit<CreateWorkspaceInput, "path"> & {
  * transaction: the file is parsed and checked completely before anything is written, and a refused or failing
  * import leaves no workspace behind.
  */
-export async function createWorkspaceFromXml({ ctx, input }: Verb<CreateWorkspaceFromXmlInput>) {
+export async function createWorkspaceFromXml({
+  ctx,
+  input,
+}: Verb<CreateWorkspaceFromXmlInput>): Promise<WorkspaceFromFile> {
   const org = mayCreateWorkspace(ctx, input);
   requireCapability(ctx, "model:write");
   const { xml, activate = true, ...workspace } = input;

@@ -36,6 +36,9 @@ export const ViewConnection = z.looseObject({
 
 export const ViewDetail = ViewSummary.extend({ nodes: z.array(ViewNode), connections: z.array(ViewConnection) });
 
+export type ViewSummary = z.infer<typeof ViewSummary>;
+export type ViewDetail = z.infer<typeof ViewDetail>;
+
 /** One ArchiMate 3.1 viewpoint as listViewpoints answers it. */
 export const ViewpointInfo = z.object({
   id: z.string(),
@@ -46,3 +49,4 @@ export const ViewpointInfo = z.object({
   elementTypes: z.array(z.string()).readonly(),
   relationshipTypes: z.array(z.string()).readonly(),
 });
+export type ViewpointInfo = z.infer<typeof ViewpointInfo>;

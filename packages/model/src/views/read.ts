@@ -12,8 +12,9 @@ import {
   toView,
   type ViewRow,
 } from "./internal.ts";
+import type { ViewDetail, ViewSummary } from "./outputs.ts";
 
-export async function listViews({ ctx }: Verb) {
+export async function listViews({ ctx }: Verb): Promise<ViewSummary[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const [rows, props] = await Promise.all([
@@ -26,7 +27,7 @@ export async function listViews({ ctx }: Verb) {
 }
 
 /** The view with its node tree and its connections, each in drawing order. */
-export async function getView({ ctx, input }: Verb<{ id: string }>) {
+export async function getView({ ctx, input }: Verb<{ id: string }>): Promise<ViewDetail> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

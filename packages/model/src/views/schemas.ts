@@ -87,4 +87,5 @@ export const ViewReference = z.object({
   viewpoint: z.string().nullable(),
   documentation: z.string().nullable(),
 });
+export type ViewReference = z.infer<typeof ViewReference>;
 export const ViewReferences = z.object({ views: z.array(ViewReference) });

@@ -7,9 +7,10 @@ import { newId } from "../ids.ts";
 import { deleteProperties, readProperties, writeProperties } from "../properties/values.ts";
 import { clearI18n } from "../sql.ts";
 import { getViewRow, parseViewpoint, toView, type ViewRow } from "./internal.ts";
+import type { ViewSummary } from "./outputs.ts";
 import type { CreateViewInput, UpdateViewInput } from "./schemas.ts";
 
-export async function createView({ ctx, input }: Verb<CreateViewInput>) {
+export async function createView({ ctx, input }: Verb<CreateViewInput>): Promise<ViewSummary> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const viewpoint = parseViewpoint(input.viewpoint) ?? null;
@@ -30,7 +31,7 @@ export async function createView({ ctx, input }: Verb<CreateViewInput>) {
   });
 }
 
-export async function updateView({ ctx, input }: Verb<UpdateViewInput & { id: string }>) {
+export async function updateView({ ctx, input }: Verb<UpdateViewInput & { id: string }>): Promise<ViewSummary> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const viewpoint = parseViewpoint(input.viewpoint);
@@ -54,7 +55,7 @@ export async function updateView({ ctx, input }: Verb<UpdateViewInput & { id: st
 }
 
 /** Deletes the view with its nodes and connections (foreign-key cascade). */
-export async function deleteView({ ctx, input }: Verb<{ id: string }>) {
+export async function deleteView({ ctx, input }: Verb<{ id: string }>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;

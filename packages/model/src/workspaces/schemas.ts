@@ -45,5 +45,7 @@ export const ModelInfo = z.looseObject({
     .nullable(),
   counts: z.record(z.string(), z.number()).nullable(),
 });
+export type ModelInfo = z.infer<typeof ModelInfo>;
 
 export const SaveResult = z.object({ saved: z.boolean(), message: z.string() });
+export type SaveResult = z.infer<typeof SaveResult>;

@@ -11,14 +11,14 @@ import {
   type WorkspaceRow,
   workspaceColumns,
 } from "./internal.ts";
-import type { CreateWorkspaceInput, UpdateWorkspaceInput } from "./schemas.ts";
+import type { CreateWorkspaceInput, ModelInfo, SaveResult, UpdateWorkspaceInput, Workspace } from "./schemas.ts";
 
 function requireOrganization(ctx: RequestContext): string {
   if (!ctx.organizationId) throw new AppError("FORBIDDEN", "You are not a member of any organization");
   return ctx.organizationId;
 }
 
-export async function listWorkspaces({ ctx }: Verb) {
+export async function listWorkspaces({ ctx }: Verb): Promise<Workspace[]> {
   requireCapability(ctx, "model:read");
   const org = requireOrganization(ctx);
   const pinned = ctx.pinnedWorkspaceId;
@@ -33,7 +33,7 @@ export async function listWorkspaces({ ctx }: Verb) {
 export async function createWorkspace({
   ctx,
   input,
-}: Verb<Omit<CreateWorkspaceInput, "path"> & { activate?: boolean }>) {
+}: Verb<Omit<CreateWorkspaceInput, "path"> & { activate?: boolean }>): Promise<Workspace> {
   const org = mayCreateWorkspace(ctx, input);
   const { database } = ctx;
   const activate = input.activate ?? true;
@@ -75,7 +75,7 @@ export async function insertWorkspace(
   return row;
 }
 
-export async function updateWorkspace({ ctx, input }: Verb<UpdateWorkspaceInput & { id: string }>) {
+export async function updateWorkspace({ ctx, input }: Verb<UpdateWorkspaceInput & { id: string }>): Promise<Workspace> {
   requireCapability(ctx, "workspace:write");
   const org = requireOrganization(ctx);
   const cur = await getWorkspaceRow(ctx, org, input.id);
@@ -88,7 +88,7 @@ export async function updateWorkspace({ ctx, input }: Verb<UpdateWorkspaceInput 
 }
 
 /** Deletes the workspace and its model; a caller whose active workspace it was moves to another of the organization. */
-export async function deleteWorkspace({ ctx, input }: Verb<{ id: string }>) {
+export async function deleteWorkspace({ ctx, input }: Verb<{ id: string }>): Promise<void> {
   requireCapability(ctx, "workspace:write");
   const org = requireOrganization(ctx);
   const { database } = ctx;
@@ -118,7 +118,7 @@ export async function deleteWorkspace({ ctx, input }: Verb<{ id: string }>) {
 }
 
 /** Makes the workspace (and its organization) the caller's active choice. */
-export async function activateWorkspace({ ctx, input }: Verb<{ id: string }>) {
+export async function activateWorkspace({ ctx, input }: Verb<{ id: string }>): Promise<Workspace> {
   requireCapability(ctx, "model:read");
   const org = requireOrganization(ctx);
   if (ctx.pinnedWorkspaceId && input.id !== ctx.pinnedWorkspaceId) throw notFound("Workspace", input.id);
@@ -129,7 +129,7 @@ export async function activateWorkspace({ ctx, input }: Verb<{ id: string }>) {
 }
 
 /** GET /api: the active workspace, its model metadata and counts. */
-export async function getModelInfo({ ctx }: Verb) {
+export async function getModelInfo({ ctx }: Verb): Promise<ModelInfo> {
   requireCapability(ctx, "model:read");
   const org = requireOrganization(ctx);
   if (!ctx.workspaceId) {
@@ -161,7 +161,7 @@ export async function getModelInfo({ ctx }: Verb) {
 }
 
 /** POST /api/save: every write is already persisted; kept for clients of the older product. */
-export async function saveModel({ ctx }: Verb) {
+export async function saveModel({ ctx }: Verb): Promise<SaveResult> {
   requireCapability(ctx, "model:write");
   return { saved: true, message: "Changes are saved as they are made; nothing to do." };
 }

@@ -36,3 +36,12 @@ export const ChangePasswordInput = z.object({
   new_password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
 });
 export type ChangePasswordInput = z.infer<typeof ChangePasswordInput>;
+
+/** GET /api/auth/options: what the sign-in page offers. */
+export const AuthOptions = z
+  .object({
+    profile: z.enum(["local", "session"]).describe("How browsers sign in: local accounts or the session profile"),
+    sso: z.boolean().describe("Whether sign-in through the external identity provider is offered"),
+  })
+  .openapi("AuthOptions");
+export type AuthOptions = z.infer<typeof AuthOptions>;

@@ -1,7 +1,7 @@
 import { memberships, organizations, users } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
 import { asc, eq } from "drizzle-orm";
-import type { ChangePasswordInput, Profile } from "../accounts/schemas.ts";
+import type { AuthOptions, ChangePasswordInput, Profile } from "../accounts/schemas.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import type { Identity } from "../auth/principal.ts";
 import { revokeAllSessions } from "../auth/refresh-tokens.ts";
@@ -115,7 +115,7 @@ export async function skipPasswordChange({ ctx }: { ctx: SignedInContext }): Pro
 }
 
 /** What the sign-in page offers: the sign-in profile and whether SSO through the identity provider is on. */
-export function getAuthOptions({ ctx }: { ctx: PublicContext }): { profile: "local" | "session"; sso: boolean } {
+export function getAuthOptions({ ctx }: { ctx: PublicContext }): AuthOptions {
   if (ctx.env.AUTH_MODE === "session") return { profile: "session", sso: providerSignInEnabled(ctx.env) };
   return { profile: "local", sso: ctx.env.IDP_SSO_ENABLED };
 }

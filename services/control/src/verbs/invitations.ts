@@ -1,4 +1,5 @@
 import { AppError } from "@ams/shared";
+import type { z } from "zod";
 import { issueInvitation } from "../invitations/issue.ts";
 import {
   getInvitationInOrganization,
@@ -6,7 +7,15 @@ import {
   revokeInvitation as revoke,
 } from "../invitations/manage.ts";
 import { acceptInvitation as accept, previewInvitation as preview } from "../invitations/redeem.ts";
-import type { CreateInvitationInput, DeliveryMode, ListInvitationsQuery } from "../invitations/schemas.ts";
+import type {
+  AcceptedInvitation,
+  CreateInvitationInput,
+  DeliveryMode,
+  Invitation,
+  InvitationPreview,
+  IssuedInvitation,
+  ListInvitationsQuery,
+} from "../invitations/schemas.ts";
 import { assertProfileRole } from "../organizations/profile-roles.ts";
 import type { MemberRole } from "../organizations/schemas.ts";
 import type { MemberContext, SignedInContext } from "./context.ts";
@@ -18,7 +27,13 @@ const inviterOf = (ctx: SignedInContext) => ({
 });
 
 /** The owner invites an e-mail address with a role (an earlier active invitation of the address is revoked). */
-export function createInvitation({ ctx, input }: { ctx: MemberContext; input: CreateInvitationInput }) {
+export function createInvitation({
+  ctx,
+  input,
+}: {
+  ctx: MemberContext;
+  input: CreateInvitationInput;
+}): Promise<z.infer<typeof IssuedInvitation>> {
   assertProfileRole(ctx.env, input.role);
   return issueInvitation(ctx.invitations, {
     organizationId: ctx.organizationId,
@@ -30,11 +45,23 @@ export function createInvitation({ ctx, input }: { ctx: MemberContext; input: Cr
 }
 
 /** The organization's invitations, optionally of one status, without their links. */
-export function listInvitations({ ctx, input }: { ctx: MemberContext; input: ListInvitationsQuery }) {
+export function listInvitations({
+  ctx,
+  input,
+}: {
+  ctx: MemberContext;
+  input: ListInvitationsQuery;
+}): Promise<z.infer<typeof Invitation>[]> {
   return listInOrganization(ctx.database, ctx.organizationId, input.status, ctx.clock());
 }
 
-export function revokeInvitation({ ctx, input }: { ctx: MemberContext; input: { invitationId: string } }) {
+export function revokeInvitation({
+  ctx,
+  input,
+}: {
+  ctx: MemberContext;
+  input: { invitationId: string };
+}): Promise<void> {
   return revoke(ctx.database, ctx.organizationId, input.invitationId, ctx.clock());
 }
 
@@ -45,7 +72,7 @@ export async function resendInvitation({
 }: {
   ctx: MemberContext;
   input: { invitationId: string; delivery_mode?: DeliveryMode };
-}) {
+}): Promise<z.infer<typeof IssuedInvitation>> {
   const old = await getInvitationInOrganization(ctx.database, ctx.organizationId, input.invitationId);
   if (old.acceptedAt) throw new AppError("CONFLICT", "This invitation has been accepted already");
   if (old.revokedAt) throw new AppError("CONFLICT", "This invitation was revoked or replaced; create a new one");
@@ -60,11 +87,23 @@ export async function resendInvitation({
 }
 
 /** The invitation behind a link, for the invited and verified address. */
-export function previewInvitation({ ctx, input }: { ctx: SignedInContext; input: { token: string } }) {
+export function previewInvitation({
+  ctx,
+  input,
+}: {
+  ctx: SignedInContext;
+  input: { token: string };
+}): Promise<z.infer<typeof InvitationPreview>> {
   return preview(ctx.database, input.token, ctx.principal, ctx.clock());
 }
 
 /** Accepts the invitation: the caller becomes a member with its role. */
-export function acceptInvitation({ ctx, input }: { ctx: SignedInContext; input: { token: string } }) {
+export function acceptInvitation({
+  ctx,
+  input,
+}: {
+  ctx: SignedInContext;
+  input: { token: string };
+}): Promise<z.infer<typeof AcceptedInvitation>> {
   return accept(ctx.database, input.token, ctx.principal, ctx.clock());
 }

@@ -1,21 +1,33 @@
 import * as members from "../organizations/members.ts";
 import { assertProfileRole } from "../organizations/profile-roles.ts";
-import type { MemberRole } from "../organizations/schemas.ts";
+import type { Member, MemberRole } from "../organizations/schemas.ts";
 import type { MemberContext } from "./context.ts";
 
 /** The members of the caller's organization with role and username, owners first. */
-export function listMembers({ ctx }: { ctx: MemberContext }) {
+export function listMembers({ ctx }: { ctx: MemberContext }): Promise<Member[]> {
   return members.listMembers(ctx.database, ctx.organizationId);
 }
 
 /** Adds an existing account by username; 422 when there is none (invite by e-mail instead), 409 when a member. */
-export function addMember({ ctx, input }: { ctx: MemberContext; input: { username: string; role: MemberRole } }) {
+export function addMember({
+  ctx,
+  input,
+}: {
+  ctx: MemberContext;
+  input: { username: string; role: MemberRole };
+}): Promise<Member> {
   assertProfileRole(ctx.env, input.role);
   return members.addMember(ctx.database, ctx.directory, ctx.organizationId, input, ctx.clock());
 }
 
 /** Changes a member's role; demoting the last owner is refused (409). */
-export function updateMemberRole({ ctx, input }: { ctx: MemberContext; input: { userId: string; role: MemberRole } }) {
+export function updateMemberRole({
+  ctx,
+  input,
+}: {
+  ctx: MemberContext;
+  input: { userId: string; role: MemberRole };
+}): Promise<Member> {
   assertProfileRole(ctx.env, input.role);
   return members.updateMemberRole(ctx.database, ctx.organizationId, input.userId, input.role);
 }

@@ -8,6 +8,7 @@ import * as members from "../organizations/members.ts";
 import { assertProfileRole } from "../organizations/profile-roles.ts";
 import {
   type CreateOrganizationInput,
+  type Member,
   type MemberRole,
   type Organization,
   toOrganization,
@@ -95,7 +96,13 @@ export async function updatePlatformOrganization({
  * Deletes an organization. The foreign keys cascade to its workspaces (and through them every model table),
  * memberships and API tokens; selections pointing at it are cleared.
  */
-export async function deleteOrganization({ ctx, input }: { ctx: SignedInContext; input: { id: string } }) {
+export async function deleteOrganization({
+  ctx,
+  input,
+}: {
+  ctx: SignedInContext;
+  input: { id: string };
+}): Promise<void> {
   const deleted = isUuid(input.id)
     ? await ctx.database.db
         .delete(organizations)
@@ -105,7 +112,13 @@ export async function deleteOrganization({ ctx, input }: { ctx: SignedInContext;
   if (deleted.length === 0) throw new AppError("NOT_FOUND", "Organization not found");
 }
 
-export async function listOrganizationMembers({ ctx, input }: { ctx: SignedInContext; input: { id: string } }) {
+export async function listOrganizationMembers({
+  ctx,
+  input,
+}: {
+  ctx: SignedInContext;
+  input: { id: string };
+}): Promise<Member[]> {
   return members.listMembers(ctx.database, await requireOrganization(ctx.database, input.id));
 }
 
@@ -116,7 +129,7 @@ export async function addOrganizationMember({
 }: {
   ctx: SignedInContext;
   input: { id: string; username: string; role: MemberRole };
-}) {
+}): Promise<Member> {
   assertProfileRole(ctx.env, input.role);
   const organizationId = await requireOrganization(ctx.database, input.id);
   return members.addMember(ctx.database, ctx.directory, organizationId, input, ctx.clock());
@@ -128,7 +141,7 @@ export async function updateOrganizationMember({
 }: {
   ctx: SignedInContext;
   input: { id: string; userId: string; role: MemberRole };
-}) {
+}): Promise<Member> {
   assertProfileRole(ctx.env, input.role);
   const organizationId = await requireOrganization(ctx.database, input.id);
   return members.updateMemberRole(ctx.database, organizationId, input.userId, input.role);

@@ -1,10 +1,12 @@
 import { sql } from "@ams/db";
 import { AppError, invalid, notFound } from "@ams/shared";
+import type { z } from "zod";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../../context.ts";
 import { parseReadQuery } from "../cypher/parse.ts";
 import type { GraphDeps } from "../deps.ts";
 import { runScopedQuery } from "../explore.ts";
 import { withQuerySlot } from "../query-slots.ts";
+import type { Dashboard, DashboardRun, PanelRun } from "../schemas.ts";
 import { coerceParameter, validateDefinition } from "./definition.ts";
 import {
   appendRevision,
@@ -23,30 +25,36 @@ function requireOrganization(ctx: RequestContext): string {
 }
 
 /** GET /api/dashboards: latest revisions of the active organization's dashboards and the provisioned ones. */
-export async function listDashboards({ ctx }: Verb) {
+export async function listDashboards({ ctx }: Verb): Promise<Dashboard[]> {
   requireCapability(ctx, "model:read");
   return (await listRows(ctx.database, requireOrganization(ctx), false)).map((r) => toDashboard(r));
 }
 
 /** GET /api/dashboards/admin: soft-deleted ones included, with isProvisioned and deleted. */
-export async function listDashboardsAdmin({ ctx }: Verb) {
+export async function listDashboardsAdmin({ ctx }: Verb): Promise<Dashboard[]> {
   requireCapability(ctx, "dashboard:write");
   return (await listRows(ctx.database, requireOrganization(ctx), true)).map((r) => toDashboard(r, true));
 }
 
-export async function getDashboard({ ctx, input }: Verb<{ dashboardId: string; revision?: number }>) {
+export async function getDashboard({
+  ctx,
+  input,
+}: Verb<{ dashboardId: string; revision?: number }>): Promise<Dashboard> {
   requireCapability(ctx, "model:read");
   return toDashboard(await getRow(ctx.database, requireOrganization(ctx), input.dashboardId, input.revision));
 }
 
-export async function createDashboard({ ctx, input }: Verb<unknown>) {
+export async function createDashboard({ ctx, input }: Verb<unknown>): Promise<Dashboard> {
   requireCapability(ctx, "dashboard:write");
   const orgId = requireOrganization(ctx);
   const id = await insertDashboard(ctx.database, orgId, validateDefinition(input), ctx.userId);
   return toDashboard(await getRow(ctx.database, orgId, id));
 }
 
-export async function updateDashboard({ ctx, input }: Verb<{ dashboardId: string; definition: unknown }>) {
+export async function updateDashboard({
+  ctx,
+  input,
+}: Verb<{ dashboardId: string; definition: unknown }>): Promise<Dashboard> {
   requireCapability(ctx, "dashboard:write");
   const orgId = requireOrganization(ctx);
   const def = validateDefinition(input.definition);
@@ -55,7 +63,7 @@ export async function updateDashboard({ ctx, input }: Verb<{ dashboardId: string
   return toDashboard(await getRow(ctx.database, orgId, input.dashboardId));
 }
 
-export async function deleteDashboard({ ctx, input }: Verb<{ dashboardId: string }>) {
+export async function deleteDashboard({ ctx, input }: Verb<{ dashboardId: string }>): Promise<void> {
   requireCapability(ctx, "dashboard:write");
   const orgId = requireOrganization(ctx);
   await requireEditable(ctx.database, orgId, input.dashboardId);
@@ -63,7 +71,7 @@ export async function deleteDashboard({ ctx, input }: Verb<{ dashboardId: string
 }
 
 /** POST /api/dashboards/:dashboardId/restore: a soft-deleted dashboard is listed again, at its latest revision. */
-export async function restoreDashboard({ ctx, input }: Verb<{ dashboardId: string }>) {
+export async function restoreDashboard({ ctx, input }: Verb<{ dashboardId: string }>): Promise<Dashboard> {
   requireCapability(ctx, "dashboard:write");
   const orgId = requireOrganization(ctx);
   await undelete(ctx.database, orgId, input.dashboardId);
@@ -79,7 +87,9 @@ export async function runPanel({
   ctx,
   input,
   graph,
-}: Verb<{ dashboardId: string; panelInstanceId: string; query: Record<string, string> }> & { graph: GraphDeps }) {
+}: Verb<{ dashboardId: string; panelInstanceId: string; query: Record<string, string> }> & {
+  graph: GraphDeps;
+}): Promise<PanelRun> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const row = await getRow(ctx.database, requireOrganization(ctx), input.dashboardId);
@@ -140,7 +150,7 @@ export async function runDashboard({
   graph,
 }: Verb<{ dashboardId: string; parameters: Record<string, string | number | boolean>; panelId?: string }> & {
   graph: GraphDeps;
-}) {
+}): Promise<z.infer<typeof DashboardRun>> {
   requireCapability(ctx, "model:read");
   const row = await getRow(ctx.database, requireOrganization(ctx), input.dashboardId);
   const panels = input.panelId

@@ -1,0 +1,127 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import * as model from "@ams/model";
+import { describe, expect, test } from "vitest";
+import { ROOT } from "../architecture/import-graph.ts";
+
+/**
+ * Every verb states its answer as the inferred type of an output schema (`Promise<Element>` where
+ * `type Element = z.infer<typeof Element>`, or `z.infer<typeof X>` itself), so that a verb returning a shape its
+ * schema does not describe fails typecheck, and REST's OpenAPI and MCP's outputSchema describe what the verb
+ * really answers. A verb is an exported function of packages/model or of control's verbs taking `{ ctx, ... }`
+ * (or a plugin registry). The few whose answer is not JSON data are listed with the reason.
+ */
+const NOT_DATA: Record<string, string> = {
+  exportModel: "Open Exchange XML and its file name, streamed as application/xml",
+  exportZip: "a ZIP stream",
+  renderView: "SVG markup",
+  renderViewImage: "an SVG or PNG image",
+  previewPluginIcon: "a sanitized SVG icon with its ETag",
+  getPublicPluginIcon: "a sanitized SVG icon with its ETag",
+  changePassword: "the renewed identity the route turns into a new access cookie (the HTTP answer is 204)",
+  skipPasswordChange: "the renewed identity the route turns into a new access cookie (the HTTP answer is 204)",
+};
+
+type Declared = { name: string; file: string; returns: string | null };
+
+/** Exported verbs of a source file with their declared return type (null when none is written). */
+function verbsOf(source: string, file: string): Declared[] {
+  const verbs: Declared[] = [];
+  const start = /^export (?:async )?function (\w+)(?:<[^>\n]*>)?\(\{/gm;
+  for (let m = start.exec(source); m; m = start.exec(source)) {
+    const name = m[1] ?? "";
+    let depth = 1;
+    const open = m.index + m[0].length - 2;
+    let i = open;
+    while (depth > 0 && ++i < source.length) {
+      if (source[i] === "(") depth++;
+      else if (source[i] === ")") depth--;
+    }
+    const params = source.slice(open, i + 1);
+    if (!/^\(\{[^}]*\b(ctx|plugins)\b/.test(params)) continue;
+    const rest = source.slice(i + 1, source.indexOf(" {\n", i));
+    verbs.push({ name, file, returns: rest.startsWith(": ") ? rest.slice(2).trim() : null });
+  }
+  return verbs;
+}
+
+/** The schema a declared type names: `Promise<readonly X[]>` → X, `z.infer<typeof X>` → X; "void" for none. */
+function schemaNamed(returns: string): string {
+  let type = returns.replace(/^Promise<(.*)>$/s, "$1").trim();
+  type = type.replace(/^readonly /, "").replace(/\[\]$/, "");
+  const inferred = /^z\.(?:infer|output)<typeof (\w+)>$/.exec(type);
+  return inferred?.[1] ?? type;
+}
+
+const isSchema = (value: unknown) => typeof (value as { safeParse?: unknown } | undefined)?.safeParse === "function";
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
+}
+
+/** Verbs whose declared answer is not a schema's type: "name (file): why". */
+function unschemed(verbs: Declared[], schemas: Map<string, unknown>): string[] {
+  const wrong: string[] = [];
+  for (const verb of verbs) {
+    if (NOT_DATA[verb.name]) continue;
+    const where = `${verb.name} (${verb.file})`;
+    if (!verb.returns) {
+      wrong.push(`${where}: no declared answer`);
+      continue;
+    }
+    const schema = schemaNamed(verb.returns);
+    if (schema !== "void" && !isSchema(schemas.get(schema))) {
+      wrong.push(`${where}: ${verb.returns} is not the type of an output schema`);
+    }
+  }
+  return wrong;
+}
+
+async function controlSchemas(): Promise<Map<string, unknown>> {
+  const files = sourceFiles(join(ROOT, "services/control/src")).filter((f) => f.endsWith("schemas.ts"));
+  const found = new Map<string, unknown>();
+  for (const file of files) for (const [k, v] of Object.entries(await import(file))) found.set(k, v);
+  return found;
+}
+
+const read = (dir: string) =>
+  sourceFiles(join(ROOT, dir)).flatMap((f) => verbsOf(readFileSync(f, "utf8"), relative(ROOT, f)));
+
+describe("verb outputs", () => {
+  test("every model verb answers the type of one of the model's output schemas", () => {
+    const verbs = read("packages/model/src");
+    expect(verbs.length).toBeGreaterThan(60);
+    expect(unschemed(verbs, new Map(Object.entries(model)))).toEqual([]);
+  });
+
+  test("every control verb answers the type of one of control's output schemas", async () => {
+    const verbs = read("services/control/src/verbs");
+    expect(verbs.length).toBeGreaterThan(35);
+    expect(unschemed(verbs, await controlSchemas())).toEqual([]);
+  });
+
+  test("the check itself: a verb without an answer, or with a type no schema has, is named", () => {
+    const source = [
+      "export async function good({ ctx }: Verb): Promise<Element[]> {",
+      "}",
+      "export function inferred({ ctx, input }: { ctx: C; input: { id: string } }): Promise<z.infer<typeof Element>> {",
+      "}",
+      "export async function loose({ ctx }: Verb) {",
+      "}",
+      "export async function shaped({ ctx }: Verb): Promise<{ id: string }> {",
+      "}",
+      "export async function gone({ ctx, input }: Verb<{ id: string }>): Promise<void> {",
+      "}",
+      "export function helper(ctx: RequestContext): string {",
+      "}",
+    ].join("\n");
+    const verbs = verbsOf(source, "f.ts");
+    expect(verbs.map((v) => v.name)).toEqual(["good", "inferred", "loose", "shaped", "gone"]);
+    expect(unschemed(verbs, new Map([["Element", model.Element]]))).toEqual([
+      "loose (f.ts): no declared answer",
+      "shaped (f.ts): Promise<{ id: string }> is not the type of an output schema",
+    ]);
+  });
+});
