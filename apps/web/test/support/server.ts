@@ -9,7 +9,8 @@ const repo = new URL("../../../../", import.meta.url).pathname;
 
 export type RunningServer = { base: string; stop(): Promise<void>; output(): string };
 
-async function freePort(): Promise<number> {
+/** A loopback port nobody listens on (for a server whose address must be known before it starts). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
@@ -25,10 +26,13 @@ async function freePort(): Promise<number> {
  * demo accounts seeded), on a fresh embedded database in a temporary folder and a free port. No local Neo4j: the
  * modeler does not need the graph, and the graph has its own suites.
  */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  extraEnv: Record<string, string> = {},
+  at?: { port: number },
+): Promise<RunningServer> {
   await ensureWebBuild();
   const dataDir = mkdtempSync(join(tmpdir(), "ams-web-"));
-  const port = await freePort();
+  const port = at?.port ?? (await freePort());
   let output = "";
   // Embedded defaults: no external database, queue or graph, whatever the test run's environment says.
   const env: Record<string, string | undefined> = { ...process.env };
