@@ -15,6 +15,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Hono } from "hono";
 import { authenticate } from "./auth.ts";
 import { createMcpServer } from "./server.ts";
+import { toolsListShortcut } from "./tools-list-shortcut.ts";
 
 export type McpDeps = {
   database: Database;
@@ -71,6 +72,8 @@ export function createMcpApp(deps: McpDeps) {
       c.set("organizationId", call.claims.organizationId);
       call.ctx.requestId = c.var.requestId;
       if (c.req.method !== "POST") return methodNotAllowed();
+      const shortcut = await toolsListShortcut(c.req.raw, call);
+      if ("response" in shortcut) return shortcut.response;
       const server = createMcpServer(call, log.child({ request_id: c.var.requestId }));
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -79,7 +82,7 @@ export function createMcpApp(deps: McpDeps) {
       });
       await server.connect(transport);
       try {
-        return await transport.handleRequest(c.req.raw);
+        return await transport.handleRequest(shortcut.request);
       } finally {
         // The JSON answer is complete at this point; closing frees the per-request server.
         void server.close();

@@ -1,4 +1,4 @@
-import { type Logger, roleHas } from "@ams/shared";
+import type { Logger } from "@ams/shared";
 import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -15,9 +15,7 @@ import { completeViewpoint, viewpointViewPrompt } from "./prompts/viewpoint-view
 import { metamodelJson } from "./resources/metamodel.ts";
 import { callTool, protocolError } from "./tools/call.ts";
 import type { ToolCall } from "./tools/define.ts";
-import { TOOL_LIST } from "./tools/index.ts";
-
-const READ_TOOL_LIST = TOOL_LIST.filter((t) => t.annotations?.readOnlyHint || t.name === "activate_workspace");
+import { toolListFor } from "./tools/index.ts";
 
 export const SERVER_INFO = {
   name: "archimate-modeling-service",
@@ -71,9 +69,7 @@ export function createMcpServer(call: ToolCall, log: Logger): McpServer {
   const mcp = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator });
   const server = mcp.server;
   server.registerCapabilities({ tools: {} });
-  // A caller who may not write sees the tools it can use: the read-only ones, and switching workspace.
-  const writer = call.ctx.role !== null && roleHas(call.ctx.role, "model:write");
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: writer ? [...TOOL_LIST] : READ_TOOL_LIST }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...toolListFor(call)] }));
   // The request is checked here rather than by the SDK, whose zod failure would reach the client as -32603 with a
   // raw dump of the schema error: malformed params are -32602 with the fields named.
   // Registered through the base Protocol class: Server's own override re-validates tools/call with its schema and

@@ -8,6 +8,8 @@ const PASSED_HEADERS = [
   "accept",
   "accept-language",
   "content-type",
+  // The body is passed on unchanged, so its length still holds; the receiver then knows the size before reading.
+  "content-length",
   "content-language",
   "content-disposition",
   "if-match",

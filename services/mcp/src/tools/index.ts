@@ -1,4 +1,5 @@
 import { inWorkspace } from "@ams/model";
+import { roleHas } from "@ams/shared";
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { arrangeTools } from "./arrange.ts";
@@ -117,3 +118,13 @@ export const TOOL_LIST: readonly ListedTool[] = TOOLS.map((t) => ({
   ...(t.output ? { outputSchema: openObjects(jsonSchema(t.output, "output")) as ListedTool["outputSchema"] } : {}),
   annotations: { title: t.title, ...t.annotations },
 }));
+
+/** The tools a caller who may not write can use: the read-only ones, and switching workspace. */
+const READ_TOOL_LIST: readonly ListedTool[] = TOOL_LIST.filter(
+  (t) => t.annotations?.readOnlyHint || t.name === "activate_workspace",
+);
+
+/** What tools/list answers this caller: every tool to those who may write the model, the read tools to the others. */
+export function toolListFor(call: ToolCall): readonly ListedTool[] {
+  return call.ctx.role !== null && roleHas(call.ctx.role, "model:write") ? TOOL_LIST : READ_TOOL_LIST;
+}
