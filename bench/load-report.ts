@@ -12,6 +12,8 @@ export type LevelResult = {
   /** The three reads alone: bare server, then through the gateway, same targets and connections. */
   floorReads: RunFigures;
   gatewayReads: RunFigures;
+  /** CPU time of the serving processes per read: the floor's process, and control + tenant (+ mcp) for the gateway. */
+  readCpuMs: { floor: number; gateway: number };
   mixed: RunFigures;
   /** The product's processes during the mixed run, and the floor's during its own run. */
   processes: ProcessFigures[];
@@ -48,7 +50,8 @@ export function printLevel(level: LevelResult) {
   console.log(
     `  reads alone (list, detail, relationships, equal shares): floor ${level.floorReads.all.perSecond.toFixed(0)} req/s, ` +
       `through the gateway ${level.gatewayReads.all.perSecond.toFixed(0)} req/s = ${(100 * readShare(level)).toFixed(0)}% of the floor; ` +
-      `p99 ${ms(level.gatewayReads.all.p99)} ms vs ${ms(level.floorReads.all.p99)} ms`,
+      `p99 ${ms(level.gatewayReads.all.p99)} ms vs ${ms(level.floorReads.all.p99)} ms; ` +
+      `CPU per read ${ms(level.readCpuMs.gateway)} ms vs ${ms(level.readCpuMs.floor)} ms`,
   );
   console.log(
     `  mixed workload ${"".padEnd(15)} ${pad("req/s", 6)} ${pad("p50", 7)} ${pad("p95", 7)} ${pad("p99", 7)} ${pad("max", 7)} ${pad("errors", 6)}   floor p50 p99  ratio p50/p99 (ms)`,
@@ -90,6 +93,9 @@ export function markdown(levels: LevelResult[], targets: { line: string; ok: boo
     }
     out.push(
       `| ${level.shape} | ${level.connections} | *reads alone: gateway vs floor* | ${level.gatewayReads.all.perSecond.toFixed(0)} vs ${level.floorReads.all.perSecond.toFixed(0)} (${(100 * readShare(level)).toFixed(0)}%) | ${ms(level.gatewayReads.all.p50)} | ${ms(level.gatewayReads.all.p95)} | ${ms(level.gatewayReads.all.p99)} | ${ms(level.gatewayReads.all.max)} | ${errorCount(level.gatewayReads)} | ${ms(level.floorReads.all.p50)} / ${ms(level.floorReads.all.p99)} |`,
+    );
+    out.push(
+      `| ${level.shape} | ${level.connections} | *CPU ms per read, all processes: gateway vs floor* | ${ms(level.readCpuMs.gateway)} vs ${ms(level.readCpuMs.floor)} | | | | | | |`,
     );
   }
   out.push("");
