@@ -54,6 +54,11 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
 
 const dialect = new PgDialect();
 
+/** The text and parameters PostgreSQL receives for a statement (for EXPLAIN in tests and benches). */
+export function compileQuery(query: ReturnType<typeof sql>): { sql: string; params: unknown[] } {
+  return dialect.sqlToQuery(query);
+}
+
 async function openPostgres(url: string, max: number): Promise<Database> {
   const client = postgres(url, { max, onnotice: () => {}, prepare: true });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;

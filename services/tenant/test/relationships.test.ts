@@ -30,6 +30,26 @@ describe("relationships", () => {
     expect(touching.body).toHaveLength(1);
   });
 
+  test("the relationships of an element carry their own property values, and only theirs", async () => {
+    const own = await h.organization();
+    expect((await own.editor.post("/api/property-definitions", { name: "Protocol", type: "string" })).status).toBe(201);
+    const node = (await own.editor.post("/api/elements", { name: "Server", type: "Node" })).body.id;
+    const device = (await own.editor.post("/api/elements", { name: "Disk", type: "Device" })).body.id;
+    const other = (await own.editor.post("/api/elements", { name: "Other", type: "Device" })).body.id;
+    const link = await own.editor.post("/api/relationships", {
+      type: "Association",
+      source: node,
+      target: device,
+      properties: { Protocol: "iSCSI" },
+    });
+    expect(link.status).toBe(201);
+    await own.editor.post("/api/relationships", { type: "Association", source: node, target: other });
+    const touching = await own.viewer.get(`/api/elements/${device}/relationships`);
+    expect(touching.body).toEqual([expect.objectContaining({ id: link.body.id, properties: { Protocol: "iSCSI" } })]);
+    const fromNode = await own.viewer.get(`/api/elements/${node}/relationships`);
+    expect(fromNode.body.map((r: { properties: object }) => r.properties)).toEqual([{ Protocol: "iSCSI" }, {}]);
+  });
+
   test("a relationship the table forbids is refused with 422 naming the rule", async () => {
     const data = await el("Policy data", "DataObject");
     const proc = await el("Pay", "BusinessProcess");

@@ -18,5 +18,8 @@ export const elements = pgTable(
     primaryKey({ columns: [t.workspaceId, t.id] }),
     foreignKey({ columns: [t.workspaceId], foreignColumns: [workspaces.id] }).onDelete("cascade"),
     index("elements_ws_ord_idx").on(t.workspaceId, t.ord),
+    // A page of one type in model order (GET /api/elements?type=&limit=): without it the page walks the workspace in
+    // model order and drops the other types, reading as many rows as the type is rare.
+    index("elements_ws_type_ord_idx").on(t.workspaceId, t.type, t.ord),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "elements_ws_type_ord_idx" ON "elements" USING btree ("workspace_id","type","ord");
