@@ -18,13 +18,19 @@ export type GraphRuntime = {
   close(): Promise<void>;
 };
 
-/** Makes the (:GraphMeta) pointer unique per workspace; idempotent. */
+/**
+ * Makes the (:GraphMeta) pointer unique per workspace, and indexes elements by id: explore's lookup of one element
+ * (`MATCH (a:Element {id: $id})`) otherwise scans every node of the workspace label, so its cost grew with the model.
+ * The index spans workspaces (ids repeat across them); the workspace label is checked on the few nodes it yields.
+ * Idempotent.
+ */
 export async function ensureGraphSchema(driver: Driver, database?: string): Promise<void> {
   await driver.executeQuery(
     "CREATE CONSTRAINT graph_meta_workspace IF NOT EXISTS FOR (m:GraphMeta) REQUIRE m.workspace_id IS UNIQUE",
     {},
     { database },
   );
+  await driver.executeQuery("CREATE INDEX element_id IF NOT EXISTS FOR (n:Element) ON (n.id)", {}, { database });
 }
 
 /**

@@ -69,6 +69,17 @@ describe("explore answers questions about the active workspace", () => {
     expect(paths.body.relationships[0].type).toBe("SERVING");
   });
 
+  test("one element by id is found (through the Element(id) index), another workspace's id finds nothing", async () => {
+    const query = "MATCH (a:Element {id: $id}) RETURN a.name AS name";
+    const mine = await explore("MATCH (c:ApplicationComponent {name: 'ALPHA-VISIBLE'}) RETURN c.id");
+    const res = await explore(query, { id: mine.body.rows[0][0] });
+    expect(res.status).toBe(200);
+    expect(res.body.rows).toEqual([["ALPHA-VISIBLE"]]);
+    const other = await explore(query, { id: secretIds.id });
+    expect(other.status).toBe(200);
+    expect(other.body.rows).toEqual([]);
+  });
+
   test("the row cap is reported; the time limit stops a runaway query", async () => {
     const capped = await explore("UNWIND range(1, 5000) AS i RETURN i");
     expect(capped.body).toMatchObject({ truncated: true, rowCap: 1000 });

@@ -46,9 +46,12 @@ function checkLeaf(op: string, details: string, filters: string[], scope: string
     /NodesByLabels?Scan/.test(op) ||
     /^(Union|Intersection|Subtraction)NodeByLabelsScan$/.test(op)
   ) {
-    const variable = nodeVariable(details);
+    // An index seek or scan names its index first ("RANGE INDEX a:Element(id) WHERE id = $id"); what follows reads
+    // like a label scan's details. Only index operators get the prefix stripped, so a variable named RANGE stays one.
+    const target = /Index/.test(op) ? details.replace(INDEX_PREFIX, "") : details;
+    const variable = nodeVariable(target);
     if (!variable) reject(`the plan has an unrecognized ${op}`);
-    const labels = details.slice(variable.length).match(/^:([^ ]+)/)?.[1] ?? "";
+    const labels = target.slice(variable.length).match(/^:([^ ]+)/)?.[1] ?? "";
     const onScope = op !== "SubtractionNodeByLabelsScan" && !labels.includes("|") && labels.split("&").includes(scope);
     if (!onScope && !scoped(variable)) reject(`the plan reads ${variable} (${op}) outside the workspace label`);
     return;
@@ -63,6 +66,10 @@ function checkLeaf(op: string, details: string, filters: string[], scope: string
   }
   reject(`the plan has an unexpected ${op}`);
 }
+
+/** The index kind in front of an index operator's details (Neo4j 5: "RANGE INDEX ", "TEXT INDEX ", "UNIQUE "...). */
+const INDEX_PREFIX =
+  /^(?:(?:RANGE|TEXT|POINT|FULLTEXT|VECTOR|LOOKUP)\s+INDEX|UNIQUE(?:\s+(?:RANGE|TEXT|POINT)\s+INDEX)?)\s+/;
 
 /** "n:Label", "n WHERE ...", "`my var`:Label" -> the variable. */
 function nodeVariable(details: string): string | undefined {
