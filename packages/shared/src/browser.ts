@@ -4,3 +4,4 @@
  */
 export * from "./metamodel/index.ts";
 export * from "./notation/index.ts";
+export * from "./password-policy.ts";

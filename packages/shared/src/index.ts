@@ -6,6 +6,7 @@ export * from "./input-hygiene.ts";
 export * from "./logger.ts";
 export * from "./metamodel/index.ts";
 export * from "./notation/index.ts";
+export * from "./password-policy.ts";
 export * from "./roles.ts";
 export * from "./serve-options.ts";
 export * from "./service-keys.ts";

@@ -1,3 +1,4 @@
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@ams/shared";
 import { useState } from "preact/hooks";
 import { ApiError, api, describeError } from "../api/client.ts";
 import { navigate, onLinkClick } from "../app/router.ts";
@@ -8,7 +9,8 @@ import { FormError } from "../ui/form.tsx";
 /** better-auth's refusals of a password change in words (the local profile's answers already name the field). */
 function explain(err: unknown): string {
   if (err instanceof ApiError && err.code === "INVALID_PASSWORD") return "The current password is not correct.";
-  if (err instanceof ApiError && err.code === "PASSWORD_TOO_SHORT") return "The new password is too short.";
+  if (err instanceof ApiError && err.code === "PASSWORD_TOO_SHORT")
+    return `The new password is too short: at least ${PASSWORD_MIN_LENGTH} characters.`;
   if (err instanceof ApiError && err.code === "PASSWORD_TOO_LONG") return "The new password is too long.";
   return describeError(err);
 }
@@ -75,10 +77,15 @@ export function ChangePasswordPage() {
             type="password"
             autocomplete="new-password"
             required
-            minLength={8}
+            minLength={PASSWORD_MIN_LENGTH}
+            maxLength={PASSWORD_MAX_LENGTH}
+            aria-describedby="cp-new-hint"
             value={next}
             onInput={(e) => setNext(e.currentTarget.value)}
           />
+          <p class="hint" id="cp-new-hint">
+            At least {PASSWORD_MIN_LENGTH} characters.
+          </p>
         </div>
         <div class="field">
           <label for="cp-repeat">Repeat the new password</label>

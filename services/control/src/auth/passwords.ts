@@ -3,8 +3,7 @@ import { hash, verify } from "@node-rs/argon2";
 /** argon2id with the OWASP minimum: 19 MiB memory, 2 iterations, 1 lane. */
 const params = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 256;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@ams/shared";
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, params);
