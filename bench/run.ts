@@ -7,6 +7,7 @@ import { summary } from "./lib.ts";
 import { benchLoad } from "./load.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchModelApi } from "./model-api.ts";
+import { benchScale } from "./scale.ts";
 import { benchWeb } from "./web.ts";
 import { benchWebDashboard } from "./web-dashboard.ts";
 
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<void>> = {
   "web-dashboard": benchWebDashboard,
   deploy: benchDeploy,
   load: () => benchLoad().then(() => undefined),
+  scale: benchScale,
 };
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;

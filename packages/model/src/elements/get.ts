@@ -1,18 +1,22 @@
 import { notFound } from "@ams/shared";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { ownPropertiesLateral, propsFromJson } from "../properties/values.ts";
 import type { ViewReference } from "../views/schemas.ts";
 import { type ElementRow, getElementRow, toElement } from "./internal.ts";
 import type { Element } from "./schemas.ts";
 
+/** The statement behind getElement, exported so the scaling bench and the query-plan test run what the verb runs. */
+export const elementByIdQuery = (workspaceId: string, id: string): SQL =>
+  sql`select e.id, e.type, e.name, e.documentation, p.props from elements e
+        left join ${ownPropertiesLateral(workspaceId, "element", sql`e.id`)} p on true
+        where e.workspace_id = ${workspaceId} and e.id = ${id}`;
+
 export async function getElement({ ctx, input }: Verb<{ id: string }>): Promise<Element> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const [row] = await ctx.database.rows<ElementRow & { props: [string, string, string][] | null }>(
-    sql`select e.id, e.type, e.name, e.documentation, p.props from elements e
-        left join ${ownPropertiesLateral(ws, "element", sql`e.id`)} p on true
-        where e.workspace_id = ${ws} and e.id = ${input.id}`,
+    elementByIdQuery(ws, input.id),
   );
   if (!row) throw notFound("Element", input.id);
   return toElement(row, propsFromJson(row.props));
