@@ -74,6 +74,26 @@ export async function benchModelApi() {
     const t0 = performance.now();
     await load(100_000);
     console.log(`      loaded 100k elements + ~200k relationships in ${(performance.now() - t0).toFixed(0)} ms`);
+    // PostgreSQL's statistics as autovacuum leaves them after a bulk load (a database created a minute ago has none).
+    await bare`analyze elements`;
+    // By id, interleaved with its floor, before the listings below: their 25 answers of 100k elements are parsed in
+    // this same process (the client's garbage, not the server's), and collecting it would land in this tail.
+    let i = 0;
+    const nextId = () => `e-${(i++ * 7919) % 100_000}`;
+    const [getOne, floorOne] = (await interleaved(
+      [
+        () => get(`/api/elements/${nextId()}`),
+        async () => {
+          const rows =
+            await bare`select id, type, name, documentation from elements where workspace_id = ${ws!.id} and id = ${nextId()}`;
+          return JSON.stringify(rows[0]);
+        },
+      ],
+      { iterations: 1000, warmup: 100 },
+    )) as [Stats, Stats];
+    report("GET /api/elements/:id, median", getOne.median, floorOne.median, "(informational)", true);
+    report("GET /api/elements/:id, p99", getOne.p99, floorOne.p99, "<= 5 ms", getOne.p99 <= 5);
+
     const [listAll, floorAll] = (await interleaved([() => get("/api/elements"), selectAll], {
       iterations: 25,
       warmup: 3,
@@ -86,20 +106,6 @@ export async function benchModelApi() {
       listAll.median <= 1.5 * floorAll.median,
     );
     report("GET /api/elements, 100k elements, p99", listAll.p99, floorAll.p99, "(informational)", true);
-
-    let i = 0;
-    const getOne = await measure(() => get(`/api/elements/e-${(i++ * 7919) % 100_000}`), { iterations: 1000 });
-    const floorOne = await measure(
-      async () => {
-        const id = `e-${(i++ * 7919) % 100_000}`;
-        const rows =
-          await bare`select id, type, name, documentation from elements where workspace_id = ${ws!.id} and id = ${id}`;
-        return JSON.stringify(rows[0]);
-      },
-      { iterations: 1000 },
-    );
-    report("GET /api/elements/:id, median", getOne.median, floorOne.median, "(informational)", true);
-    report("GET /api/elements/:id, p99", getOne.p99, floorOne.p99, "<= 5 ms", getOne.p99 <= 5);
 
     const create = await measure(
       async () => {
