@@ -78,9 +78,27 @@ export function printLevel(level: LevelResult) {
 export const rssChange = (p: ProcessFigures) =>
   `${p.rssLastMb >= p.rssEarlyMb ? "+" : ""}${((100 * (p.rssLastMb - p.rssEarlyMb)) / p.rssEarlyMb).toFixed(1)}%`;
 
+/** One line per shape and level: the mix as a whole, the reads beside the floor, the processes at their worst. */
+export function summaryMarkdown(levels: LevelResult[]): string {
+  const out = [
+    "| Shape | Conn. | Mixed req/s | Mixed p50 / p95 / p99 ms | Errors | Reads: gateway vs floor req/s | Reads p99: gateway vs floor ms | CPU ms per read: gateway vs floor | Worst event-loop p99 ms | Largest RSS change |",
+    "| --- | ---: | ---: | --- | ---: | --- | --- | --- | ---: | ---: |",
+  ];
+  for (const l of levels) {
+    const errors = errorCount(l.mixed) + errorCount(l.gatewayReads) + errorCount(l.floorReads);
+    const worstLoop = Math.max(...l.processes.map((p) => p.eventLoopP99Ms));
+    const change = (p: ProcessFigures) => Math.abs(p.rssLastMb - p.rssEarlyMb) / p.rssEarlyMb;
+    const widest = l.processes.reduce((a, b) => (change(b) > change(a) ? b : a));
+    out.push(
+      `| ${l.shape} | ${l.connections} | ${l.mixed.all.perSecond.toFixed(0)} | ${ms(l.mixed.all.p50)} / ${ms(l.mixed.all.p95)} / ${ms(l.mixed.all.p99)} | ${errors} | ${l.gatewayReads.all.perSecond.toFixed(0)} vs ${l.floorReads.all.perSecond.toFixed(0)} (${(100 * readShare(l)).toFixed(0)}%) | ${ms(l.gatewayReads.all.p99)} vs ${ms(l.floorReads.all.p99)} | ${ms(l.readCpuMs.gateway)} vs ${ms(l.readCpuMs.floor)} | ${ms(worstLoop)} | ${rssChange(widest)} (${widest.name}) |`,
+    );
+  }
+  return out.join("\n");
+}
+
 /** The markdown the README's performance section carries: one table of operations, one of processes. */
 export function markdown(levels: LevelResult[], targets: { line: string; ok: boolean }[]): string {
-  const out: string[] = [];
+  const out: string[] = [summaryMarkdown(levels), ""];
   out.push("| Shape | Conn. | Operation | req/s | p50 ms | p95 ms | p99 ms | max ms | Errors | Floor p50 / p99 ms |");
   out.push("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const level of levels) {
