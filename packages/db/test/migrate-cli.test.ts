@@ -37,9 +37,9 @@ describe("migrate command (the chart's pre-install/pre-upgrade Job)", () => {
     expect(first).toMatchObject({ code: 0 });
     expect(first.out).toMatch(/database is up to date/);
     const db = postgres(url, { max: 1 });
-    const [{ n }] = await db`select count(*)::int as n from information_schema.tables where table_name = 'users'`;
+    const [row] = await db`select count(*)::int as n from information_schema.tables where table_name = 'users'`;
     await db.end();
-    expect(n).toBe(1);
+    expect(row?.n).toBe(1);
     expect(await migrate({ DATABASE_URL: url })).toMatchObject({ code: 0 });
   });
 

@@ -72,7 +72,7 @@ describe("local Neo4j started from Maven Central artifacts", () => {
       { routing: neo4j.routing.READ },
     );
     expect(records.map((r) => r.get("name"))).toEqual(["CRM"]);
-    expect(records[0].get("labels")).toEqual(expect.arrayContaining(["Element", "ApplicationComponent"]));
+    expect(records[0]?.get("labels")).toEqual(expect.arrayContaining(["Element", "ApplicationComponent"]));
   });
 
   test("refuses a wrong password", async () => {

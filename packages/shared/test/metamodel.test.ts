@@ -321,7 +321,7 @@ describe("generator", () => {
     );
     expect(doc.attrs.x).toBe("1 & 2");
     expect(doc.children.map((c) => c.name)).toEqual(["b", "b"]);
-    expect(doc.children[0].text).toBe("<tAB>");
+    expect(doc.children[0]?.text).toBe("<tAB>");
     expect(doc.text).toBe("<raw>");
     expect(() => parseXml("<a><b></a>", "t.xml")).toThrow(/unexpected <\/a>/);
     expect(() => parseXml("<a>", "t.xml")).toThrow(/unclosed/);

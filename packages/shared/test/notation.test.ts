@@ -1,3 +1,4 @@
+import { must } from "@ams/shared/testing";
 import { describe, expect, test } from "vitest";
 import {
   ACCESS_NOTATION,
@@ -31,7 +32,7 @@ function parsePathData(d: string): Segment[] {
   let pending: number[] = [];
   TOKEN.lastIndex = 0;
   const flush = () => {
-    const arity = ARITY[cmd.toLowerCase()];
+    const arity = must(ARITY[cmd.toLowerCase()], `the arity of path command ${cmd}`);
     if (arity === 0) {
       if (pending.length) throw new Error(`Z takes no arguments in ${d}`);
       segments.push({ cmd, args: [] });
@@ -43,7 +44,8 @@ function parsePathData(d: string): Segment[] {
     for (let i = 0; i < pending.length; i += arity) {
       const args = pending.slice(i, i + arity);
       if (cmd.toLowerCase() === "a") {
-        if (args[0] < 0 || args[1] < 0) throw new Error(`negative arc radius in ${d}`);
+        if (must(args[0], "the arc rx") < 0 || must(args[1], "the arc ry") < 0)
+          throw new Error(`negative arc radius in ${d}`);
         if ((args[3] !== 0 && args[3] !== 1) || (args[4] !== 0 && args[4] !== 1))
           throw new Error(`bad arc flag in ${d}`);
       }
@@ -73,10 +75,15 @@ function parsePathData(d: string): Segment[] {
 function absolutePoints(segments: Segment[]): [number, number][] {
   const points: [number, number][] = [];
   for (const { cmd, args } of segments) {
-    if (cmd === "M" || cmd === "L" || cmd === "T") points.push([args[0], args[1]]);
-    else if (cmd === "C") points.push([args[0], args[1]], [args[2], args[3]], [args[4], args[5]]);
-    else if (cmd === "Q" || cmd === "S") points.push([args[0], args[1]], [args[2], args[3]]);
-    else if (cmd === "A") points.push([args[5], args[6]]);
+    // parsePathData checked each command's arity, so these pairs exist.
+    const at = (i: number): [number, number] => [
+      must(args[i], `${cmd} argument ${i}`),
+      must(args[i + 1], `${cmd} argument ${i + 1}`),
+    ];
+    if (cmd === "M" || cmd === "L" || cmd === "T") points.push(at(0));
+    else if (cmd === "C") points.push(at(0), at(2), at(4));
+    else if (cmd === "Q" || cmd === "S") points.push(at(0), at(2));
+    else if (cmd === "A") points.push(at(5));
   }
   return points;
 }
@@ -166,7 +173,7 @@ describe("element notation", () => {
       [15, 15],
       [1, 1],
       [400, 20],
-    ]) {
+    ] as [number, number][]) {
       const points = absolutePoints(parsePathData(shapeOutline(kind, 10, 20, w, h)));
       for (const [x, y] of points) {
         expect(x).toBeGreaterThanOrEqual(10);

@@ -1,3 +1,4 @@
+import { must } from "@ams/shared/testing";
 import { describe, expect, test } from "vitest";
 import { type ModelDocument, parseExchange, serializeExchange } from "../../src/exchange/index.ts";
 import { schemaErrors } from "./helpers.ts";
@@ -14,7 +15,9 @@ const tricky = [
 function documentWith(names: string[]): ModelDocument {
   return {
     model: { identifier: "id-m", name: names[0], documentation: names[2] },
-    propertyDefinitions: [{ id: "pd", ord: 0, name: names[1], type: "string", isSystem: false, i18n: null }],
+    propertyDefinitions: [
+      { id: "pd", ord: 0, name: must(names[1], "the second name"), type: "string", isSystem: false, i18n: null },
+    ],
     elements: names.map((name, i) => ({
       id: `e${i}`,
       ord: i,
@@ -24,7 +27,16 @@ function documentWith(names: string[]): ModelDocument {
       i18n: null,
     })),
     relationships: [],
-    views: [{ id: "v", ord: 0, name: names[0], viewpoint: names[0], documentation: null, i18n: null }],
+    views: [
+      {
+        id: "v",
+        ord: 0,
+        name: must(names[0], "the first name"),
+        viewpoint: must(names[0], "the first name"),
+        documentation: null,
+        i18n: null,
+      },
+    ],
     nodes: names.map((name, i) => ({
       id: `n${i}`,
       viewId: "v",
@@ -56,7 +68,7 @@ function documentWith(names: string[]): ModelDocument {
         parentId: null,
         ord: 0,
         identifier: null,
-        label: names[1],
+        label: must(names[1], "the second name"),
         documentation: null,
         refId: null,
         i18n: null,
@@ -84,9 +96,9 @@ describe("escaping", () => {
     const xml = serializeExchange(doc);
     expect(schemaErrors(xml)).toBe("");
     const back = parseExchange(xml).document;
-    expect(back.elements[0].name).toBe("bell vtab nul ffff end");
-    expect(back.elements[1].name).toBe("lone \ufffd surrogate");
-    expect(back.nodes[0].style).toEqual({ font: { name: "bell vtab nul ffff end", size: 9 } });
+    expect(back.elements[0]?.name).toBe("bell vtab nul ffff end");
+    expect(back.elements[1]?.name).toBe("lone \ufffd surrogate");
+    expect(back.nodes[0]?.style).toEqual({ font: { name: "bell vtab nul ffff end", size: 9 } });
   });
 
   test("character references and CDATA in a source file are decoded", () => {

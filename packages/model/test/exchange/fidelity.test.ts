@@ -1,3 +1,4 @@
+import { must } from "@ams/shared/testing";
 import { describe, expect, test } from "vitest";
 import {
   type ConnectionStyleExt,
@@ -64,7 +65,7 @@ describe.each([
       ["pd-price", "Price", "currency"],
       ["pd-at", "At", "time"],
     ]);
-    expect(d.propertyDefinitions[0].i18n?.documentation).toEqual([{ lang: null, value: "Who owns it" }]);
+    expect(d.propertyDefinitions[0]?.i18n?.documentation).toEqual([{ lang: null, value: "Who owns it" }]);
     const props = (kind: string, owner: string) =>
       d.properties
         .filter((p) => p.ownerKind === kind && p.ownerId === owner)
@@ -98,14 +99,23 @@ describe.each([
   test("organizations: nested folders with labels in every language and documentation", () => {
     const [business, actors, actor, role, assign, views, main] = d.folders;
     expect(business).toMatchObject({ parentId: null, ord: 0, identifier: "id-f-business", label: "Business" });
-    expect(business.documentation).toBe("Business things");
-    expect(business.i18n?.label?.map((l) => l.value)).toEqual(["Business", "Métier"]);
-    expect(actors).toMatchObject({ parentId: business.id, ord: 0, label: "Actors", refId: null });
-    expect([actor.refId, actor.parentId, actor.ord]).toEqual(["id-actor", actors.id, 0]);
-    expect([role.refId, role.ord]).toEqual(["id-role", 1]);
-    expect([assign.refId, assign.parentId, assign.ord]).toEqual(["id-r-assign", business.id, 1]);
+    expect(business?.documentation).toBe("Business things");
+    expect(business?.i18n?.label?.map((l) => l.value)).toEqual(["Business", "Métier"]);
+    expect(actors).toMatchObject({
+      parentId: must(business, "the Business folder").id,
+      ord: 0,
+      label: "Actors",
+      refId: null,
+    });
+    expect([actor?.refId, actor?.parentId, actor?.ord]).toEqual(["id-actor", must(actors, "the Actors folder").id, 0]);
+    expect([role?.refId, role?.ord]).toEqual(["id-role", 1]);
+    expect([assign?.refId, assign?.parentId, assign?.ord]).toEqual([
+      "id-r-assign",
+      must(business, "the Business folder").id,
+      1,
+    ]);
     expect(views).toMatchObject({ parentId: null, ord: 1, label: "Views" });
-    expect(main.refId).toBe("id-view-main");
+    expect(main?.refId).toBe("id-view-main");
   });
 
   test("views keep viewpoint, documentation, nested nodes, labels, containers and styles", () => {

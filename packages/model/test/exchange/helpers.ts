@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { must } from "@ams/shared/testing";
 import { decodeXml } from "../../src/exchange/index.ts";
 
 /** The shared reference material (XSDs and sample models), beside the repository unless ARCHIMATE_DIR says otherwise. */
@@ -50,5 +51,5 @@ export function countTags(xml: string, tag: string): number {
 /** The identifier attribute of every start tag named `tag`, in document order. */
 export function identifiersOf(xml: string, tag: string): string[] {
   const re = new RegExp(`<(?:[\\w.-]+:)?${tag}\\b[^>]*?\\sidentifier="([^"]*)"`, "g");
-  return [...xml.matchAll(re)].map((m) => m[1]);
+  return [...xml.matchAll(re)].map((m) => must(m[1], "the captured group"));
 }

@@ -1,3 +1,4 @@
+import { must } from "@ams/shared/testing";
 import { describe, expect, test } from "vitest";
 import { type ModelDocument, parseExchange, serializeExchange } from "../../src/exchange/index.ts";
 import { schemaErrors } from "./helpers.ts";
@@ -40,7 +41,7 @@ function buildLargeModel(elementCount: number): ModelDocument {
     doc.elements.push({
       id: `id-e${i}`,
       ord: i,
-      type: TYPES[i % TYPES.length],
+      type: must(TYPES[i % TYPES.length], "a type"),
       name,
       documentation: i % 5 === 0 ? `Documentation of ${i}\nsecond line` : null,
       i18n:

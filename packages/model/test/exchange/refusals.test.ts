@@ -50,8 +50,8 @@ describe("not an exchange file", () => {
   ])("%s is refused with its line", (_what, xml, path) => {
     const { errors } = refusal(xml);
     expect(errors).toHaveLength(1);
-    expect(errors[0].path).toBe(path);
-    expect(errors[0].message).toMatch(/XML/);
+    expect(errors[0]?.path).toBe(path);
+    expect(errors[0]?.message).toMatch(/XML/);
   });
 
   test("another XML vocabulary is refused", () => {
@@ -93,13 +93,13 @@ describe("safety", () => {
 
   test("external entities are refused without being fetched", () => {
     const xxe = `<?xml version="1.0"?><!DOCTYPE model [<!ENTITY x SYSTEM "file:///etc/passwd">]><model>&x;</model>`;
-    expect(refusal(xxe).errors[0].message).toMatch(/DOCTYPE/);
+    expect(refusal(xxe)?.errors[0]?.message).toMatch(/DOCTYPE/);
   });
 
   test("markup declarations and processing instructions inside the document are refused", () => {
-    expect(refusal(`${HEAD}<!ENTITY x "y"></model>`).errors[0].message).toMatch(/ENTITY/);
-    expect(refusal(`${HEAD}<?php echo 1; ?></model>`).errors[0].message).toMatch(/processing instructions/);
-    expect(refusal(`<?xml-stylesheet href="x.xsl"?>${HEAD}</model>`).errors[0].path).toBe("line 1");
+    expect(refusal(`${HEAD}<!ENTITY x "y"></model>`)?.errors[0]?.message).toMatch(/ENTITY/);
+    expect(refusal(`${HEAD}<?php echo 1; ?></model>`)?.errors[0]?.message).toMatch(/processing instructions/);
+    expect(refusal(`<?xml-stylesheet href="x.xsl"?>${HEAD}</model>`)?.errors[0]?.path).toBe("line 1");
   });
 
   test.each([10_000, 1_000_000])("%i nested elements are refused without a stack overflow", (depth) => {
@@ -111,13 +111,13 @@ describe("safety", () => {
   test("an element with thousands of attributes is refused before the repeat check gets expensive", () => {
     const attrs = Array.from({ length: 50_000 }, (_, i) => `a${i}="x"`).join(" ");
     const started = performance.now();
-    expect(refusal(`${HEAD}<elements ${attrs}/></model>`).errors[0].message).toMatch(/more than 256 attributes/);
+    expect(refusal(`${HEAD}<elements ${attrs}/></model>`)?.errors[0]?.message).toMatch(/more than 256 attributes/);
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   test("the depth limit is an option", () => {
     const nested = `${HEAD}${"<x>".repeat(20)}${"</x>".repeat(20)}</model>`;
-    expect(refusal(nested, { maxDepth: 10 }).errors[0].message).toMatch(/deeper than 10/);
+    expect(refusal(nested, { maxDepth: 10 })?.errors[0]?.message).toMatch(/deeper than 10/);
     expect(parseExchange(nested, { maxDepth: 30 }).document.model.name).toBe("M");
   });
 });
@@ -171,7 +171,7 @@ describe("model problems name the identifier", () => {
       }),
     );
     expect(errors.map((e) => e.path)).toEqual(["identifier a", "identifier b"]);
-    expect(errors[0].message).toMatch(/duplicate identifier 'a' \(line \d+\)/);
+    expect(errors[0]?.message).toMatch(/duplicate identifier 'a' \(line \d+\)/);
   });
 
   test("an identifier that is not an xs:ID", () => {

@@ -106,7 +106,7 @@ describe("serializeExchange", () => {
     const { document } = parseExchange(xml);
     expect(document.model.i18n?.name).toEqual([{ lang: "en-US", value: "Untidy" }]);
     expect(document.model.metadata?.entries).toEqual([{ name: "dc:title", value: "no prefix" }]);
-    expect(document.propertyDefinitions[0].type).toBe("string");
+    expect(document.propertyDefinitions[0]?.type).toBe("string");
     expect(document.relationships[0]).toMatchObject({
       accessType: "ReadWrite",
       isDirected: null,
@@ -117,12 +117,12 @@ describe("serializeExchange", () => {
       ["n2", "container", 2, 2, 50, 20],
       ["n3", "element", 5, 5, 10, 10],
     ]);
-    expect(document.nodes[1].style).toEqual({
+    expect(document.nodes[1]?.style).toEqual({
       fill: { r: 255, g: 0, b: 8, a: 100 },
       font: { size: 1, style: "bold" },
       lineWidth: 1,
     });
-    expect(document.connections[0].bendpoints).toEqual([{ x: 0, y: 4 }]);
+    expect(document.connections[0]?.bendpoints).toEqual([{ x: 0, y: 4 }]);
     expect(document.folders.map((f) => f.refId)).toEqual([null, "e2"]);
   });
 

@@ -1,4 +1,5 @@
 import { ELEMENT_NOTATION, RELATIONSHIP_NOTATION } from "@ams/shared";
+import { must } from "@ams/shared/testing";
 import type { RenderConnection, RenderInput, RenderNode } from "../../src/render/types.ts";
 
 /** A deterministic large view: `nodeCount` nodes (a fifth of them nested in parents) and `connectionCount` connections. */
@@ -28,7 +29,7 @@ export function largeView(nodeCount = 200, connectionCount = 300): RenderInput {
       w: i < parents ? 280 : 120,
       h: i < parents ? 120 : 55,
       element: {
-        type: i < parents ? "ApplicationComponent" : types[Math.floor(rnd() * types.length)],
+        type: i < parents ? "ApplicationComponent" : must(types[Math.floor(rnd() * types.length)], "a type"),
         name: `Element number ${i} with a reasonably long name ${Math.floor(rnd() * 1e6)}`,
         iconPack: i % 7 === 0 ? `icon-${i % 3}` : null,
       },
@@ -36,8 +37,8 @@ export function largeView(nodeCount = 200, connectionCount = 300): RenderInput {
   }
   const connections: RenderConnection[] = [];
   for (let i = 0; i < connectionCount; i++) {
-    const s = nodes[Math.floor(rnd() * nodeCount)];
-    const t = nodes[Math.floor(rnd() * nodeCount)];
+    const s = must(nodes[Math.floor(rnd() * nodeCount)], "a source node");
+    const t = must(nodes[Math.floor(rnd() * nodeCount)], "a target node");
     connections.push({
       id: `c-${i}`,
       kind: "relationship",
@@ -45,7 +46,7 @@ export function largeView(nodeCount = 200, connectionCount = 300): RenderInput {
       targetId: t.id,
       bendpoints: i % 4 === 0 ? [{ x: s.x + 30, y: t.y - 20 }] : null,
       relationship: {
-        type: relTypes[i % relTypes.length],
+        type: must(relTypes[i % relTypes.length], "a relationship type"),
         name: i % 5 === 0 ? `flow ${i}` : null,
         accessType: i % 3 === 0 ? "Write" : "Read",
       },

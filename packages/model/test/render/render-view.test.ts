@@ -1,3 +1,4 @@
+import { must } from "@ams/shared/testing";
 import { describe, expect, test } from "vitest";
 import { renderViewSvg } from "../../src/render/render-view.ts";
 import type { IconResolver, RenderConnection, RenderInput, RenderNode } from "../../src/render/types.ts";
@@ -60,15 +61,15 @@ describe("renderViewSvg: document", () => {
     expect(svg.startsWith("<svg ")).toBe(true);
     const root = parseSvg(svg);
     expect(root.attrs.xmlns).toBe("http://www.w3.org/2000/svg");
-    const [vx, vy, vw, vh] = root.attrs.viewBox.split(" ").map(Number);
+    const [vx, vy, vw, vh] = must(root.attrs.viewBox, "the viewBox").split(" ").map(Number);
     expect(Number(root.attrs.width)).toBe(vw);
     expect(Number(root.attrs.height)).toBe(vh);
     // The drawing's extent: every node inside the viewBox.
     for (const n of sampleView().nodes) {
-      expect(n.x).toBeGreaterThanOrEqual(vx);
-      expect(n.y).toBeGreaterThanOrEqual(vy);
-      expect(n.x + n.w).toBeLessThanOrEqual(vx + vw);
-      expect(n.y + n.h).toBeLessThanOrEqual(vy + vh);
+      expect(n.x).toBeGreaterThanOrEqual(must(vx, "vx"));
+      expect(n.y).toBeGreaterThanOrEqual(must(vy, "vy"));
+      expect(n.x + n.w).toBeLessThanOrEqual(must(vx, "vx") + must(vw, "vw"));
+      expect(n.y + n.h).toBeLessThanOrEqual(must(vy, "vy") + must(vh, "vh"));
     }
   });
 
@@ -87,7 +88,7 @@ describe("renderViewSvg: document", () => {
     const root = parseSvg(renderViewSvg({ view: { name: "Empty" }, nodes: [], connections: [] }));
     expect(Number(root.attrs.width)).toBeGreaterThan(0);
     expect(Number(root.attrs.height)).toBeGreaterThan(0);
-    expect(root.attrs.viewBox.split(" ")).toHaveLength(4);
+    expect(root.attrs.viewBox?.split(" ")).toHaveLength(4);
     expect(nodeGroups(root)).toHaveLength(0);
   });
 
@@ -110,8 +111,8 @@ describe("renderViewSvg: document", () => {
     ];
     const abs = parseSvg(renderViewSvg(view(nodes)));
     const rel = parseSvg(renderViewSvg({ ...view(nodes), coordinates: "relative" }));
-    expect(shapeOf(abs, "c").attrs.d.startsWith("M20 40")).toBe(true);
-    expect(shapeOf(rel, "c").attrs.d.startsWith("M120 140")).toBe(true);
+    expect(shapeOf(abs, "c")?.attrs.d?.startsWith("M20 40")).toBe(true);
+    expect(shapeOf(rel, "c")?.attrs.d?.startsWith("M120 140")).toBe(true);
   });
 
   test("odd data does not break rendering", () => {
@@ -144,7 +145,7 @@ describe("renderViewSvg: document", () => {
     for (const g of nodeGroups(root)) expect(all(g, hasClass("shape"))).toHaveLength(1);
     // An end that does not exist (or a cycle of connections) has no geometry: that connection is left out.
     expect(connection(root, "dangling")).toBeUndefined();
-    expect(connection(root, "self").attrs.d.split("L").length).toBeGreaterThan(2);
+    expect(connection(root, "self")?.attrs.d?.split("L").length).toBeGreaterThan(2);
     expect(connection(root, "bogus")).toBeDefined();
   });
 });
@@ -176,17 +177,17 @@ describe("renderViewSvg: escaping", () => {
     expect(all(root, (e) => e.name.toLowerCase() === "script")).toHaveLength(0);
     expect(svg).not.toContain("<script");
     expect(svg).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
-    expect(textOf(all(root, (e) => e.name === "title")[0])).toBe(HOSTILE);
+    expect(textOf(must(all(root, (e) => e.name === "title")[0], "the <title>"))).toBe(HOSTILE);
     // Wrapped text rejoins to the original name (spaces become line breaks).
     const words = (s: string) => s.split(/\s+/).filter(Boolean).join("");
-    const label = all(nodeGroups(root)[0], (e) => e.name === "text")[0];
-    expect(words(textOf(label))).toBe(words(HOSTILE));
-    expect(nodeGroups(root)[0].attrs["data-id"]).toBe(`id"><script>x</script>`);
+    const label = all(must(nodeGroups(root)[0], "the first node"), (e) => e.name === "text")[0];
+    expect(words(textOf(must(label, "label")))).toBe(words(HOSTILE));
+    expect(nodeGroups(root)[0]?.attrs["data-id"]).toBe(`id"><script>x</script>`);
   });
 
   test("characters XML cannot carry are dropped", () => {
     const root = parseSvg(renderViewSvg(hostileView()));
-    const text = textOf(all(nodeGroup(root, "ctl"), (e) => e.name === "text")[0]);
+    const text = textOf(must(all(nodeGroup(root, "ctl"), (e) => e.name === "text")[0], "the text of ctl"));
     expect(text).toContain("bell");
     const codes = Array.from(text, (ch) => ch.charCodeAt(0));
     for (const bad of [0x0, 0x7, 0xd800, 0xfffe]) expect(codes).not.toContain(bad);
@@ -211,23 +212,23 @@ describe("renderViewSvg: notation and styles", () => {
         ]),
       ),
     );
-    expect(shapeOf(root, "plain").attrs.fill).toBe("#ffffb5");
-    expect(shapeOf(root, "app").attrs.fill).toBe("#b5ffff");
+    expect(shapeOf(root, "plain")?.attrs.fill).toBe("#ffffb5");
+    expect(shapeOf(root, "app")?.attrs.fill).toBe("#b5ffff");
     const styled = shapeOf(root, "styled");
-    expect(styled.attrs).toMatchObject({
+    expect(styled?.attrs).toMatchObject({
       fill: "#ff0000",
       "fill-opacity": "0.5",
       stroke: "#0000ff",
       "stroke-width": "3",
     });
     const text = all(nodeGroup(root, "styled"), (e) => e.name === "text")[0];
-    expect(text.attrs).toMatchObject({
+    expect(text?.attrs).toMatchObject({
       fill: "#008000",
       "font-weight": "bold",
       "font-style": "italic",
       "font-size": "16",
     });
-    expect(text.attrs["font-family"]).toContain("Georgia");
+    expect(text?.attrs["font-family"]).toContain("Georgia");
   });
 
   test("relationship ends and line styles", () => {
@@ -295,7 +296,10 @@ describe("renderViewSvg: notation and styles", () => {
     const p = connection(root, "c");
     expect(p.attrs).toMatchObject({ stroke: "#008000", "stroke-width": "2" });
     const marker = all(root, (e) => e.name === "marker" && e.attrs.id === refId(p.attrs["marker-end"]))[0];
-    expect(all(marker, (e) => e.name === "path")[0].attrs).toMatchObject({ fill: "#008000", stroke: "#008000" });
+    expect(all(must(marker, "marker"), (e) => e.name === "path")[0]?.attrs).toMatchObject({
+      fill: "#008000",
+      stroke: "#008000",
+    });
   });
 
   test("lines run centre to centre, clipped at the borders, through bendpoints", () => {
@@ -324,7 +328,7 @@ describe("renderViewSvg: notation and styles", () => {
         ),
       ),
     );
-    expect(connection(root, "s-ab").attrs.d.endsWith("L210 27.5")).toBe(true);
+    expect(connection(root, "s-ab")?.attrs.d?.endsWith("L210 27.5")).toBe(true);
   });
 
   test("junctions are circles (And filled, Or hollow); groupings dashed; labels and containers", () => {
@@ -349,12 +353,12 @@ describe("renderViewSvg: notation and styles", () => {
         ]),
       ),
     );
-    expect(shapeOf(root, "and").attrs.fill).toBe("#1a1a1a");
-    expect(shapeOf(root, "or").attrs.fill).toBe("#ffffff");
-    expect(shapeOf(root, "and").attrs.d).toContain("A7 7");
-    expect(shapeOf(root, "grp").attrs["stroke-dasharray"]).toBeDefined();
-    expect(shapeOf(root, "note").attrs).toMatchObject({ fill: "none", stroke: "none" });
-    expect(shapeOf(root, "boxed").attrs.stroke).toBe("#010203");
+    expect(shapeOf(root, "and")?.attrs.fill).toBe("#1a1a1a");
+    expect(shapeOf(root, "or")?.attrs.fill).toBe("#ffffff");
+    expect(shapeOf(root, "and")?.attrs.d).toContain("A7 7");
+    expect(shapeOf(root, "grp")?.attrs["stroke-dasharray"]).toBeDefined();
+    expect(shapeOf(root, "note")?.attrs).toMatchObject({ fill: "none", stroke: "none" });
+    expect(shapeOf(root, "boxed")?.attrs.stroke).toBe("#010203");
     expect(textOf(nodeGroup(root, "box"))).toBe("Header");
   });
 
@@ -375,7 +379,7 @@ describe("renderViewSvg: notation and styles", () => {
       expect(y).toBeGreaterThan(0);
       expect(y).toBeLessThan(55);
     }
-    expect(textOf(tspans[tspans.length - 1]).endsWith("\u2026")).toBe(true);
+    expect(textOf(must(tspans.at(-1), "the last line")).endsWith("\u2026")).toBe(true);
     const pieces = all(nodeGroup(root, "word"), (e) => e.name === "tspan").map(textOf);
     expect(pieces.length).toBeGreaterThan(1);
     expect(pieces.join("")).toBe("Supercalifragilisticexpialidocious");
@@ -398,8 +402,8 @@ describe("renderViewSvg: icons", () => {
   const icons = (root: El) => all(nodeGroup(root, "n"), hasClass("icon"));
   const typeIcon = (root: El) => {
     const [icon] = icons(root);
-    expect(icon.name).toBe("use");
-    const id = icon.attrs.href.slice(1);
+    expect(icon?.name).toBe("use");
+    const id = must(icon, "the icon <use>").attrs.href?.slice(1);
     expect(all(root, (e) => e.name === "g" && e.attrs.id === id)).toHaveLength(1);
     return id;
   };
@@ -422,9 +426,9 @@ describe("renderViewSvg: icons", () => {
     expect(byUrl[0]).toMatchObject({ name: "image", attrs: { href: "/api/plugins/pack/icons/by-url?x=1&y=2" } });
     const inline = icons(parseSvg(renderViewSvg(iconNode("inline"), { resolveIcon })));
     expect(inline).toHaveLength(1);
-    expect(inline[0].name).toBe("svg");
-    expect(inline[0].attrs).toMatchObject({ viewBox: "0 0 32 32", width: "16", height: "16" });
-    expect(all(inline[0], (e) => e.name === "path")).toHaveLength(1);
+    expect(inline[0]?.name).toBe("svg");
+    expect(inline[0]?.attrs).toMatchObject({ viewBox: "0 0 32 32", width: "16", height: "16" });
+    expect(all(must(inline[0], "the inline icon"), (e) => e.name === "path")).toHaveLength(1);
   });
 
   test("an unresolved value, a throwing resolver or an unsafe result shows the type icon", () => {
@@ -454,7 +458,7 @@ describe("renderViewSvg: icons", () => {
     const root = parseSvg(
       renderViewSvg(iconNode("x"), { resolveIcon: () => ({ href: 'https://cdn.example/i.svg?a="b"&c=<d>' }) }),
     );
-    expect(icons(root)[0].attrs.href).toBe('https://cdn.example/i.svg?a="b"&c=<d>');
+    expect(icons(root)[0]?.attrs.href).toBe('https://cdn.example/i.svg?a="b"&c=<d>');
   });
 
   test("the resolver is asked once per distinct value", () => {
@@ -503,8 +507,8 @@ describe("renderViewSvg: performance", () => {
     const wallMedian = median(wall);
     const cpuMedian = median(cpu);
     console.log(
-      `render 200 nodes / 300 connections: median ${wallMedian.toFixed(2)} ms wall, ${cpuMedian.toFixed(2)} ms CPU, ${first.length} bytes`,
+      `render 200 nodes / 300 connections: median ${must(wallMedian, "the wall median").toFixed(2)} ms wall, ${must(cpuMedian, "the CPU median").toFixed(2)} ms CPU, ${first.length} bytes`,
     );
-    expect(Math.min(wallMedian, cpuMedian)).toBeLessThan(50);
+    expect(Math.min(must(wallMedian, "the wall median"), must(cpuMedian, "the CPU median"))).toBeLessThan(50);
   });
 });

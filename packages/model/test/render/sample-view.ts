@@ -1,3 +1,4 @@
+import { must } from "@ams/shared/testing";
 import type { RenderConnection, RenderInput, RenderNode } from "../../src/render/types.ts";
 
 /** A hand-built layered view resembling a real one: nesting, junctions, a grouping and every relationship type. */
@@ -54,7 +55,7 @@ export function sampleView(): RenderInput {
   el("data", "DataObject", "Customer File Data", 480, 340);
   el("or", "OrJunction", "", 520, 440, 14, 14);
   el("styled", "ApplicationComponent", "Styled (red, bold italic)", 640, 340, 150, 55);
-  nodes[nodes.length - 1].style = {
+  must(nodes.at(-1), "the last node").style = {
     fill: { r: 255, g: 200, b: 200 },
     line: { r: 200, g: 0, b: 0 },
     lineWidth: 2,

@@ -1,3 +1,4 @@
+import { must } from "@ams/shared/testing";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 
 /** A parsed SVG element, enough to query the renderer's output in tests. */
@@ -32,8 +33,8 @@ export function parseSvg(svg: string): El {
   const valid = XMLValidator.validate(svg);
   if (valid !== true) throw new Error(`not well-formed: ${JSON.stringify(valid.err)}`);
   const roots = convert(parser.parse(svg)).filter((e) => e.name !== "#text");
-  if (roots.length !== 1 || roots[0].name !== "svg") throw new Error("expected one <svg> root");
-  return roots[0];
+  if (roots.length !== 1 || roots[0]?.name !== "svg") throw new Error("expected one <svg> root");
+  return must(roots[0], "the root element");
 }
 
 export function all(root: El, pred: (e: El) => boolean): El[] {
