@@ -1,4 +1,4 @@
-import { AppError } from "@ams/shared";
+import { AppError, type Logger } from "@ams/shared";
 import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from "@ams/shared/http";
 import type { Context } from "hono";
 import type { Upstream } from "./upstream.ts";
@@ -29,6 +29,8 @@ export type ForwardOptions = {
   serviceToken: string | null;
   /** The body when the gateway already read it (to peek at organization_id); else the stream is passed on. */
   body?: ArrayBuffer;
+  /** Where a failed hop is logged (the caller gets 503 without the detail). */
+  log?: Logger;
 };
 
 export async function forwardRequest(c: Context, upstream: Upstream, opts: ForwardOptions): Promise<Response> {
@@ -55,7 +57,9 @@ export async function forwardRequest(c: Context, upstream: Upstream, opts: Forwa
   let res: Response;
   try {
     res = await upstream.fetch(new Request(url, init));
-  } catch {
+  } catch (err) {
+    const id = (c.var as { requestId?: string }).requestId;
+    opts.log?.warn("upstream request failed", { request_id: id, path: opts.path, err });
     throw new AppError("UNAVAILABLE", "The upstream service is unavailable");
   }
   if (!DROP_FROM_RESPONSE.some((h) => res.headers.has(h))) return res;

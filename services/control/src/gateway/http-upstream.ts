@@ -40,6 +40,36 @@ export function createHttpUpstream(baseUrl: string, opts: HttpUpstreamOptions = 
   if (base.protocol !== "http:") throw new Error(`The upstream ${baseUrl} must be an http:// URL`);
   const prefix = base.pathname.replace(/\/+$/, "");
   const agent = new http.Agent({ keepAlive: true, maxFreeSockets: opts.keepAliveSockets ?? 64, scheduling: "lifo" });
+  const send = (req: Request, target: string, headers: Record<string, string>, attempt: number): Promise<Response> =>
+    new Promise<Response>((resolve, reject) => {
+      const outgoing = http.request(
+        {
+          agent,
+          host: base.hostname,
+          port: base.port || 80,
+          method: req.method,
+          path: target,
+          headers,
+          signal: req.signal,
+        },
+        (res) => resolve(toResponse(res)),
+      );
+      outgoing.on("error", (err) => {
+        // A kept-alive connection the upstream closed just as this request went out (its idle timeout, or a restart):
+        // the request never reached it. One without a body is sent again once, on a fresh connection, as HTTP
+        // clients do for requests that can be repeated; a body already streamed out cannot be sent twice.
+        if (outgoing.reusedSocket && attempt === 0 && req.body === null && isConnectionDrop(err)) {
+          resolve(send(req, target, headers, 1));
+        } else {
+          reject(err);
+        }
+      });
+      if (req.body === null) outgoing.end();
+      else
+        pipeline(Readable.fromWeb(req.body as NodeReadableStream), outgoing, (err) => {
+          if (err) reject(err);
+        });
+    });
   return {
     fetch(req) {
       const incoming = new URL(req.url);
@@ -48,29 +78,15 @@ export function createHttpUpstream(baseUrl: string, opts: HttpUpstreamOptions = 
         if (!HOP_BY_HOP.has(name)) headers[name] = value;
       });
       headers.host = base.host;
-      return new Promise<Response>((resolve, reject) => {
-        const outgoing = http.request(
-          {
-            agent,
-            host: base.hostname,
-            port: base.port || 80,
-            method: req.method,
-            path: prefix + incoming.pathname + incoming.search,
-            headers,
-            signal: req.signal,
-          },
-          (res) => resolve(toResponse(res)),
-        );
-        outgoing.on("error", reject);
-        if (req.body === null) outgoing.end();
-        else
-          pipeline(Readable.fromWeb(req.body as NodeReadableStream), outgoing, (err) => {
-            if (err) reject(err);
-          });
-      });
+      return send(req, prefix + incoming.pathname + incoming.search, headers, 0);
     },
   };
 }
+
+const isConnectionDrop = (err: Error) => {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === "ECONNRESET" || code === "EPIPE";
+};
 
 async function toResponse(res: http.IncomingMessage): Promise<Response> {
   const headers = new Headers();

@@ -66,7 +66,7 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
       ? await ctx.tokens.sign(serviceClaims(access.principal, access), audience)
       : null;
     const forwardPath = rule.forwardPath ?? new URL(c.req.url).pathname;
-    return forwardRequest(c, upstream, { path: forwardPath, serviceToken, body });
+    return forwardRequest(c, upstream, { path: forwardPath, serviceToken, body, log: ctx.log });
   };
 }
 

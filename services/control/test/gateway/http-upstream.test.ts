@@ -1,3 +1,4 @@
+import { createServer, type Server } from "node:net";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
@@ -106,5 +107,36 @@ describe("createHttpUpstream", () => {
   test("an unreachable upstream rejects, for the gateway to answer 503", async () => {
     const closed = createHttpUpstream("http://127.0.0.1:9/");
     await expect(closed.fetch(new Request("http://control.example/api/health"))).rejects.toThrow();
+  });
+
+  test("a kept-alive connection the upstream dropped is retried once for a request without a body, never with one", async () => {
+    // Answers the first request of each connection and keeps it open; drops the connection at its second request,
+    // as a server does whose idle timeout ends just as the next request arrives.
+    let connections = 0;
+    const dropping: Server = createServer((socket) => {
+      connections++;
+      let requests = 0;
+      socket.on("data", (chunk) => {
+        if (!chunk.toString("latin1").includes("\r\n\r\n")) return;
+        requests++;
+        if (requests === 1) socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok");
+        else socket.resetAndDestroy();
+      });
+    });
+    await new Promise<void>((resolve) => dropping.listen(0, "127.0.0.1", resolve));
+    const { port } = dropping.address() as { port: number };
+    try {
+      const upstream = createHttpUpstream(`http://127.0.0.1:${port}`);
+      const first = await upstream.fetch(new Request("http://control.example/a"));
+      expect(await first.text()).toBe("ok");
+      const again = await upstream.fetch(new Request("http://control.example/b"));
+      expect(await again.text(), "the GET sent again on a fresh connection").toBe("ok");
+      expect(connections).toBe(2);
+      const post = upstream.fetch(new Request("http://control.example/c", { method: "POST", body: "{}" }));
+      await expect(post, "a body is never sent twice").rejects.toThrow();
+      expect(connections).toBe(2);
+    } finally {
+      await new Promise((resolve) => dropping.close(resolve));
+    }
   });
 });
