@@ -25,12 +25,30 @@ export type GraphRuntime = {
  * Idempotent.
  */
 export async function ensureGraphSchema(driver: Driver, database?: string): Promise<void> {
-  await driver.executeQuery(
+  const statements = [
     "CREATE CONSTRAINT graph_meta_workspace IF NOT EXISTS FOR (m:GraphMeta) REQUIRE m.workspace_id IS UNIQUE",
-    {},
-    { database },
-  );
-  await driver.executeQuery("CREATE INDEX element_id IF NOT EXISTS FOR (n:Element) ON (n.id)", {}, { database });
+    "CREATE INDEX element_id IF NOT EXISTS FOR (n:Element) ON (n.id)",
+  ];
+  for (const statement of statements) {
+    try {
+      await driver.executeQuery(statement, {}, { database });
+    } catch (err) {
+      // IF NOT EXISTS is checked before the schema lock is taken: when two processes (replicas starting together)
+      // create the same rule at once, the slower one is told it exists already. That is the outcome it wanted.
+      if (!isSchemaRuleAlreadyThere(err)) throw err;
+    }
+  }
+}
+
+const SCHEMA_RULE_ALREADY_THERE = new Set([
+  "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+  "Neo.ClientError.Schema.IndexAlreadyExists",
+  "Neo.ClientError.Schema.ConstraintAlreadyExists",
+]);
+
+function isSchemaRuleAlreadyThere(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && SCHEMA_RULE_ALREADY_THERE.has(code);
 }
 
 /**

@@ -64,7 +64,7 @@ export function createServiceTokens(keysOrSecret: ServiceKeys | string): Service
   // one token for REUSE_SECONDS (it then still has 20 s to live), and a receiver checks the signature of a given
   // token once. The claims are the whole cache key, so a changed role, workspace or team list signs a new token.
   const signed = new Map<string, { token: string; iat: number }>();
-  const verified = new Map<string, { claims: ServiceClaims; aud: ServiceAudience; exp: number }>();
+  const verified = new Map<string, { claims: ServiceClaims; aud: ServiceAudience; exp: number; iat: number }>();
   return {
     async sign(claims, audience) {
       if (!keys.privateKey || !header) throw new Error("this service holds no key to sign inter-service tokens");
@@ -84,7 +84,8 @@ export function createServiceTokens(keysOrSecret: ServiceKeys | string): Service
       };
       const key = JSON.stringify(fields);
       const reused = signed.get(key);
-      if (reused && now - reused.iat <= REUSE_SECONDS) return reused.token;
+      // A clock set back (or a token from a future second) is never reused: its iat would be ahead of now.
+      if (reused && now >= reused.iat && now - reused.iat <= REUSE_SECONDS) return reused.token;
       const payload = { ...fields, iat: now, exp: now + LIFETIME_SECONDS };
       const body = `${header}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}`;
       const token = `${body}.${cryptoSign(null, Buffer.from(body), keys.privateKey).toString("base64url")}`;
@@ -97,6 +98,7 @@ export function createServiceTokens(keysOrSecret: ServiceKeys | string): Service
         // The same bytes were verified before: only what depends on the time and the audience is checked again.
         const now = Math.floor(Date.now() / 1000);
         if (known.aud !== audience || known.exp + CLOCK_SKEW_SECONDS < now) throw invalid();
+        if (known.iat - CLOCK_SKEW_SECONDS > now) throw invalid();
         return known.claims;
       }
       const parts = token.split(".");
@@ -137,7 +139,7 @@ export function createServiceTokens(keysOrSecret: ServiceKeys | string): Service
           ? { teamIds: Object.freeze(payload.teams.filter((t): t is string => typeof t === "string")) as string[] }
           : {}),
       });
-      remember(verified, token, { claims: verifiedClaims, aud: audience, exp: payload.exp });
+      remember(verified, token, { claims: verifiedClaims, aud: audience, exp: payload.exp, iat: payload.iat });
       return verifiedClaims;
     },
   };
