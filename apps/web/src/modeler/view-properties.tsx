@@ -7,7 +7,7 @@ import { loadView } from "../canvas/operations.ts";
 import { ConfirmDialog } from "../ui/dialog.tsx";
 import { notifyError } from "../ui/notices.tsx";
 import { model, openView, reloadViews } from "./model-store.ts";
-import { SavedText } from "./properties-panel.tsx";
+import { SavedText } from "./saved-text.tsx";
 
 /** Name, viewpoint and documentation of a view; deleting a view keeps its elements in the model. */
 export function ViewProperties(props: { viewId: string; editable: boolean }) {
