@@ -8,16 +8,42 @@ export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 /** A workspace package: its directory, its name (@ams/...) and its layer. */
 export type Unit = { dir: string; name: string };
 
-/** Every `import ... from "x"` and `export ... from "x"` of a source file (type-only ones included). */
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/g;
-const DYNAMIC = /import\(\s*["']([^"']+)["']\s*\)/g;
+/**
+ * Every `import ... from "x"`, `export ... from "x"` and `import("x")` of a source file. Group 1 is `type ` when the
+ * whole statement is type-only, group 2 the clause between the keyword and `from`.
+ */
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:([^"';]*?)\s+from\s+)?["']([^"']+)["']/g;
+/** Group 1 is `typeof ` when the import names a module's type only (`typeof import("x")`), which no bundle keeps. */
+const DYNAMIC = /(typeof\s+)?import\(\s*["']([^"']+)["']\s*\)/g;
 
-export function importsOf(source: string): string[] {
-  const found: string[] = [];
-  for (const re of [IMPORT, DYNAMIC]) {
-    for (const match of source.matchAll(re)) if (match[1]) found.push(match[1]);
+/** One imported module and whether only types are taken from it (erased by the compiler, never bundled or run). */
+export type Import = { spec: string; typeOnly: boolean };
+
+/** `{ type A, type B }`: every named binding marked `type`, and nothing imported by default or as a namespace. */
+const allNamedAreTypes = (clause: string) => {
+  const braces = /^\{([^}]*)\}$/.exec(clause.trim());
+  const names = braces?.[1]
+    ?.split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  return names !== undefined && names.length > 0 && names.every((n) => n.startsWith("type "));
+};
+
+export function importsWithKind(source: string): Import[] {
+  const found: Import[] = [];
+  for (const m of source.matchAll(IMPORT)) {
+    const [, type, clause, spec] = m;
+    if (spec) found.push({ spec, typeOnly: type !== undefined || (clause !== undefined && allNamedAreTypes(clause)) });
+  }
+  for (const m of source.matchAll(DYNAMIC)) {
+    const [, type, spec] = m;
+    if (spec) found.push({ spec, typeOnly: type !== undefined });
   }
   return found;
+}
+
+export function importsOf(source: string): string[] {
+  return importsWithKind(source).map((i) => i.spec);
 }
 
 function walk(dir: string, out: string[] = []): string[] {
@@ -25,7 +51,7 @@ function walk(dir: string, out: string[] = []): string[] {
     if (entry === "node_modules") continue;
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) walk(path, out);
-    else if (path.endsWith(".ts") && !path.endsWith(".d.ts")) out.push(path);
+    else if ((path.endsWith(".ts") || path.endsWith(".tsx")) && !path.endsWith(".d.ts")) out.push(path);
   }
   return out;
 }
@@ -35,26 +61,35 @@ export type ImportGraph = {
   files: Map<string, string[]>;
   /** file -> the workspace packages (@ams/...) it imports */
   packages: Map<string, string[]>;
+  /** file -> its imports of workspace packages, as written (`@ams/model/render`), with whether they are type-only */
+  workspaceImports: Map<string, Import[]>;
 };
 
 /** The import graph of the `src` folders of the given package directories (relative to the root). */
 export function importGraph(unitDirs: string[]): ImportGraph {
   const files = new Map<string, string[]>();
   const packages = new Map<string, string[]>();
+  const workspaceImports = new Map<string, Import[]>();
   for (const unit of unitDirs) {
     for (const file of walk(join(ROOT, unit, "src"))) {
       const rel = relative(ROOT, file);
       const local: string[] = [];
       const external: string[] = [];
-      for (const spec of importsOf(readFileSync(file, "utf8"))) {
+      const workspace: Import[] = [];
+      for (const found of importsWithKind(readFileSync(file, "utf8"))) {
+        const { spec } = found;
         if (spec.startsWith(".")) local.push(relative(ROOT, resolve(dirname(file), spec)));
-        else if (spec.startsWith("@ams/")) external.push(spec.split("/").slice(0, 2).join("/"));
+        else if (spec.startsWith("@ams/")) {
+          external.push(spec.split("/").slice(0, 2).join("/"));
+          workspace.push(found);
+        }
       }
       files.set(rel, local);
       packages.set(rel, external);
+      workspaceImports.set(rel, workspace);
     }
   }
-  return { files, packages };
+  return { files, packages, workspaceImports };
 }
 
 /** The import cycles among files (strongly connected components of more than one file, or a file importing itself). */
