@@ -1,4 +1,7 @@
+import { spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createServiceTokens, serviceKeysFromEnv } from "@ams/shared";
 import { describe, expect, test } from "vitest";
@@ -61,6 +64,26 @@ function resolvedEnv(objects: K8sObject[], c: Container): Record<string, string>
     } else env[e.name] = e.value ?? "";
   }
   return env;
+}
+
+/**
+ * Runs a helm test Pod's command here (node is the same as in the control image) with the Pod's env: literal values
+ * as rendered, Secret references resolved from the rendered Secret; `overrides` replaces addresses.
+ */
+async function runTestPod(objects: K8sObject[], pod: K8sObject, overrides: Record<string, string>) {
+  const c = pod.spec.containers[0] as Container & { command: string[] };
+  const env = { PATH: process.env.PATH ?? "", ...resolvedEnv(objects, c), ...overrides };
+  const child = spawn(process.execPath, c.command.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const code = await new Promise<number | null>((r) => child.once("exit", r));
+  return { code, stdout, stderr };
 }
 
 describe.each([
@@ -276,6 +299,69 @@ describe("installing with only a host name and secrets", () => {
     const scripts = tests.map((p) => p.spec.containers[0].command.join(" "));
     expect(scripts.some((s) => s.includes("/api/health"))).toBe(true);
     expect(scripts.some((s) => s.includes("/api/auth/local/login"))).toBe(true);
+  });
+
+  test.each([
+    ["local", {}, "/api/auth/local/login", "access_token"],
+    [
+      "session",
+      {
+        authMode: "session",
+        "secrets.seedPasswords.user": "user-real-password",
+        "secrets.seedPasswords.contrib": "contrib-real-password",
+        "secrets.seedPasswords.archi": "archi-real-password",
+      },
+      "/auth/sign-in/username",
+      "ams.session_token",
+    ],
+  ])("helm test signs in with the endpoint of the %s profile", async (mode, sets, path, cookie) => {
+    const objects = render({
+      args: setArgs({ ...minimalSets, ...sets, "secrets.adminPassword": "the-admin-password" }),
+    });
+    const pod = named(objects, "Pod", "site-test-sign-in");
+    const received: { method: string; path: string; origin?: string; body: unknown }[] = [];
+    // Control as far as the hook sees it: the route the profile registers answers 200 with its session cookie.
+    const server = createServer((req, res) => {
+      let text = "";
+      req.on("data", (chunk) => {
+        text += chunk;
+      });
+      req.on("end", () => {
+        received.push({
+          method: req.method ?? "",
+          path: req.url ?? "",
+          origin: req.headers.origin,
+          body: JSON.parse(text),
+        });
+        if (req.method === "POST" && req.url === path) {
+          res.writeHead(200, { "content-type": "application/json", "set-cookie": `${cookie}=x; Path=/; HttpOnly` });
+          res.end("{}");
+        } else {
+          res.writeHead(404).end();
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const run = (controlUrl: string) => runTestPod(objects, pod, { CONTROL_URL: controlUrl });
+      const ok = await run(`http://127.0.0.1:${port}`);
+      expect(ok.stdout + ok.stderr).toContain(`sign-in as admin (${mode} profile): 200`);
+      expect(ok.code).toBe(0);
+      expect(received).toEqual([
+        {
+          method: "POST",
+          path,
+          origin: "http://archimate.example.com",
+          body: { username: "admin", password: "the-admin-password" },
+        },
+      ]);
+      // A control without that route (the other profile's) fails the hook.
+      const wrong = await run(`http://127.0.0.1:${port}/elsewhere`);
+      expect(wrong.code).toBe(1);
+    } finally {
+      server.close();
+    }
   });
 
   test("a changed secret value changes the pods' checksum (they roll); an unchanged one does not", () => {
