@@ -3,7 +3,7 @@ import { createControlApp, parseEnv, seedAccounts } from "@ams/control";
 import { sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { createMcpApp } from "@ams/mcp";
-import { generateModel, replaceModel } from "@ams/model";
+import { clearRasterCache, generateModel, replaceModel } from "@ams/model";
 import { createServiceTokens, silentLogger } from "@ams/shared";
 import { createTenantApp } from "@ams/tenant";
 import { serve } from "@hono/node-server";
@@ -122,10 +122,29 @@ export async function benchMcp() {
       };
       if (body.result.content[0]?.type !== "image") throw new Error("render_view answered no image");
     };
-    const [svg, png] = await interleaved([svgImage, pngImage], { iterations: 60, warmup: 5 });
+    // A view is drawn once per version: the first drawing (cache emptied before each call) is what an assistant
+    // waits for after an edit, the repeat what it waits for when it looks at an unchanged view again.
+    const firstPng = async () => {
+      clearRasterCache();
+      await pngImage();
+    };
+    const [svg, png, again] = await interleaved([svgImage, firstPng, pngImage], { iterations: 60, warmup: 5 });
     report("REST GET /api/views/:id/image (SVG), median", svg!.median, null, "(the floor)", true);
-    report("MCP render_view PNG + summary, median", png!.median, svg!.median, "<= 60 ms", png!.median <= 60);
-    report("MCP render_view PNG + summary, p99", png!.p99, svg!.p99, "(informational)", true);
+    report(
+      "MCP render_view PNG + summary, first drawing, median",
+      png!.median,
+      svg!.median,
+      "<= 60 ms",
+      png!.median <= 60,
+    );
+    report("MCP render_view PNG + summary, first drawing, p99", png!.p99, svg!.p99, "(informational)", true);
+    report(
+      "MCP render_view PNG + summary, unchanged view again, median",
+      again!.median,
+      svg!.median,
+      "<= 60 ms",
+      again!.median <= 60,
+    );
 
     section("add_to_view of 50 elements with layout (issue 14), beside 50 create_node calls it saves");
     const fifty = Array.from({ length: 50 }, (_, k) => `e-${100 + k}`);

@@ -89,7 +89,7 @@ export async function renderViewImage({
       { errors: [{ path: "scale", message: `at most ${fits} for this view` }] },
     );
   }
-  const png = rasterizeSvg(svg, scale);
+  const png = await rasterizeSvg(svg, scale);
   return {
     format: "png",
     mimeType: "image/png",

@@ -17,8 +17,11 @@ const FACES = ["400-normal", "400-italic", "700-normal", "700-italic"];
 
 let cached: { file: string; subset: string; face: string }[] | undefined;
 
-/** Beyond Latin Extended: Greek, Cyrillic, Hebrew and the rest need the other subsets. */
-const NON_LATIN = /[\u0370-\uffff]/;
+/**
+ * Greek, Cyrillic and Hebrew letters: the scripts of the other subsets. Punctuation such as the ellipsis of a cut
+ * label is in the Latin subset, and scripts that Arimo lacks (CJK, Arabic…) gain nothing from loading more faces.
+ */
+const NON_LATIN = /[\u0370-\u05ff\u1c80-\u1c8f\u1f00-\u1fff\u2de0-\u2dff\ua640-\ua69f\ufb1d-\ufb4f]/;
 
 /**
  * The font files a document needs: loading a face costs the rasterizer time on every picture, so the Latin faces

@@ -1,17 +1,32 @@
-import { Resvg } from "@resvg/resvg-js";
+import { createHash } from "node:crypto";
+import { renderAsync } from "@resvg/resvg-js";
 import { PNG_FONT_FAMILY, pngFontFiles } from "./fonts.ts";
 
 /** Largest picture drawn, in pixels (width × height): 64 megapixels, about 256 MB of RGBA while drawing. */
 export const MAX_PNG_PIXELS = 64_000_000;
+
+export type RasterizedSvg = { png: Buffer; width: number; height: number };
 
 /**
  * An SVG document of ours as PNG, drawn by resvg (a Rust SVG renderer, prebuilt binary from the npm registry) with
  * the fonts the project ships (no system fonts), so that the same view gives the same picture on every machine.
  * `scale` multiplies the SVG's own size. Plugin icons given as URLs are not fetched (the element keeps its frame and
  * label); inline ones are drawn.
+ *
+ * resvg's own thread draws the picture, so a large view does not stall every other request of the process for the
+ * 100 ms or so it takes (most of it is shaping the labels' text). The same document at the same scale is drawn once:
+ * an assistant looks at a view again and again between small edits, and the SVG (every label, position and colour
+ * of the view) is the whole key, so any change to the view draws it anew.
  */
-export function rasterizeSvg(svg: string, scale: number): { png: Buffer; width: number; height: number } {
-  const resvg = new Resvg(svg, {
+export async function rasterizeSvg(svg: string, scale: number): Promise<RasterizedSvg> {
+  const key = `${scale}:${createHash("sha256").update(svg).digest("base64url")}`;
+  const known = drawn.get(key);
+  if (known) {
+    drawn.delete(key);
+    drawn.set(key, known);
+    return known;
+  }
+  const image = await renderAsync(svg, {
     fitTo: { mode: "zoom", value: scale },
     font: {
       loadSystemFonts: false,
@@ -20,6 +35,35 @@ export function rasterizeSvg(svg: string, scale: number): { png: Buffer; width: 
       sansSerifFamily: PNG_FONT_FAMILY,
     },
   });
-  const image = resvg.render();
-  return { png: image.asPng(), width: image.width, height: image.height };
+  const result: RasterizedSvg = { png: image.asPng(), width: image.width, height: image.height };
+  remember(key, result);
+  return result;
+}
+
+/** Pictures kept, least recently used first; bounded by bytes as well as by count. */
+const drawn = new Map<string, RasterizedSvg>();
+const CACHE_BYTES = 32 * 1024 * 1024;
+const CACHE_ENTRIES = 64;
+let cachedBytes = 0;
+
+function remember(key: string, value: RasterizedSvg) {
+  if (value.png.byteLength > CACHE_BYTES / 4 || drawn.has(key)) return;
+  drawn.set(key, value);
+  cachedBytes += value.png.byteLength;
+  for (const [oldest, picture] of drawn) {
+    if (cachedBytes <= CACHE_BYTES && drawn.size <= CACHE_ENTRIES) break;
+    drawn.delete(oldest);
+    cachedBytes -= picture.png.byteLength;
+  }
+}
+
+/** How many pictures the cache holds (for tests). */
+export function rasterCacheSize(): number {
+  return drawn.size;
+}
+
+/** Forgets every drawn picture (benches measure a first drawing with it). */
+export function clearRasterCache(): void {
+  drawn.clear();
+  cachedBytes = 0;
 }
