@@ -482,33 +482,13 @@ describe("renderViewSvg: icons", () => {
   });
 });
 
-describe("renderViewSvg: performance", () => {
-  test("200 nodes and 300 connections render well under the budget", () => {
+describe("renderViewSvg: a large view", () => {
+  // Its time is measured by `./pnpm bench exchange` (render of the 200-node view beside its floor), not here.
+  test("200 nodes and 300 connections: every shape and every connection is drawn", () => {
     const input = largeView(200, 300);
     const resolveIcon: IconResolver = (v) => (v === "icon-1" ? { href: "/api/plugins/p/icons/i" } : undefined);
-    const first = renderViewSvg(input, { resolveIcon });
-    const root = parseSvg(first);
+    const root = parseSvg(renderViewSvg(input, { resolveIcon }));
     expect(all(root, hasClass("shape"))).toHaveLength(200);
     expect(all(root, (e) => e.name === "path" && hasClass("connection")(e))).toHaveLength(300);
-    for (let i = 0; i < 30; i++) renderViewSvg(input, { resolveIcon }); // warm up
-    // Wall time is what a request waits; CPU time of this process (all its threads) is less disturbed by other
-    // processes on a busy machine. The bound is generous on purpose: the budget is 5 ms, an idle run takes 2-3 ms.
-    const wall: number[] = [];
-    const cpu: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      renderViewSvg(input, { resolveIcon });
-      wall.push(performance.now() - t0);
-      const c = process.cpuUsage(c0);
-      cpu.push((c.user + c.system) / 1000);
-    }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const wallMedian = median(wall);
-    const cpuMedian = median(cpu);
-    console.log(
-      `render 200 nodes / 300 connections: median ${must(wallMedian, "the wall median").toFixed(2)} ms wall, ${must(cpuMedian, "the CPU median").toFixed(2)} ms CPU, ${first.length} bytes`,
-    );
-    expect(Math.min(must(wallMedian, "the wall median"), must(cpuMedian, "the CPU median"))).toBeLessThan(50);
   });
 });
