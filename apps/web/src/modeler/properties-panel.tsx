@@ -16,7 +16,10 @@ import { ViewProperties } from "./view-properties.tsx";
 
 const ICON_PACK = "Service Plugin IconPack";
 
-/** A property value input by definition type: checkbox, number, date, select (enumeration) or text. */
+/**
+ * A property value input by definition type: checkbox, number, date, select (an enumeration offers exactly its
+ * allowed values, and "(none)" to clear) or text.
+ */
 function PropertyInput(props: {
   def: PropertyDefinition;
   value: PropertyValue | undefined;
@@ -25,7 +28,7 @@ function PropertyInput(props: {
 }) {
   const { def, value, readOnly } = props;
   const id = `prop-${def.id}`;
-  const values = (def as PropertyDefinition & { values?: string[] }).values;
+  const values = def.allowed_values;
   if (def.type === "boolean")
     return (
       <div class="field field-inline">
