@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 
 export const FolderItem = z.object({
   id: z.number().int(),
@@ -14,7 +14,7 @@ export type FolderItem = z.infer<typeof FolderItem>;
  * The model's organization tree as imported from an Open Exchange file (its <organizations>): folders and the
  * concepts filed in them, in file order. Empty for a model that was never imported with one.
  */
-export async function listFolders({ ctx }: { ctx: RequestContext }): Promise<FolderItem[]> {
+export async function listFolders({ ctx }: Verb): Promise<FolderItem[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   return ctx.database.rows<FolderItem>(

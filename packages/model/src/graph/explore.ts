@@ -10,9 +10,7 @@ import { readGraphMeta, type Slot, scopeLabel } from "./labels.ts";
 import { checkPlan, type PlanNode } from "./plan-check.ts";
 import { withQuerySlot } from "./query-slots.ts";
 import { toResult } from "./results.ts";
-import type { QueryResultSchema } from "./schemas.ts";
-
-export type ExploreInput = { query: string; parameters?: Record<string, unknown> };
+import type { ExploreInput, QueryResultSchema } from "./schemas.ts";
 
 /** POST /api/explore: a read-only Cypher query over the active workspace's graph. */
 export async function explore({

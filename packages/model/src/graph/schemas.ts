@@ -1,6 +1,17 @@
 import { z } from "zod";
 import { DashboardDefinition } from "./dashboards/definition.ts";
 
+/** What explore takes (POST /api/explore): one read-only Cypher query and the values of its $parameters. */
+export const ExploreInput = z.strictObject({
+  query: z
+    .string()
+    .min(1)
+    .max(20_000)
+    .describe("One read-only Cypher query (MATCH, OPTIONAL MATCH, WITH, UNWIND, WHERE, RETURN, UNION)"),
+  parameters: z.record(z.string(), z.unknown()).optional().describe("Values of the query's $parameters"),
+});
+export type ExploreInput = z.infer<typeof ExploreInput>;
+
 /** Outputs of the graph verbs, for every surface that describes its answers (MCP outputSchema, OpenAPI). */
 export const QueryResultSchema = z.object({
   columns: z.array(z.string()),

@@ -11,6 +11,7 @@ import {
   listDashboards,
   listDashboardsAdmin,
   PANEL_VISUALIZATIONS,
+  PanelRun,
   PanelVisualizationInfo,
   provisionDashboards,
   restoreDashboard,
@@ -20,7 +21,6 @@ import {
 import type { Logger } from "@ams/shared";
 import { registerRoute } from "@ams/shared/http";
 import { z } from "@hono/zod-openapi";
-import { QueryResult } from "./explore.ts";
 import { requireGraph } from "./graph.ts";
 import type { TenantApp } from "./openapi.ts";
 
@@ -193,7 +193,7 @@ export function registerDashboardRoutes(app: TenantApp, deps: DashboardRouteDeps
       description:
         "Executes the panel's query on the active workspace; query-string values are the dashboard parameters.",
       params: PanelParams,
-      output: { schema: z.object({ result: QueryResult }).passthrough(), description: "The panel's data" },
+      output: { schema: PanelRun, description: "The panel's data: its query's result at the dashboard's revision" },
     },
     async (c, { params }) => {
       await ready();

@@ -12,18 +12,13 @@ import {
   Relationship,
   UpdateElementInput,
   updateElement,
+  ViewReference,
 } from "@ams/model";
 import { registerRoute } from "@ams/shared/http";
 import { z } from "@hono/zod-openapi";
 import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Elements"];
-const ViewSummary = z.object({
-  id: z.string(),
-  name: z.string(),
-  viewpoint: z.string().nullable(),
-  documentation: z.string().nullable(),
-});
 
 export function registerElementRoutes(app: TenantApp) {
   registerRoute(
@@ -122,7 +117,7 @@ export function registerElementRoutes(app: TenantApp) {
       tags,
       operationId: "getElementViews",
       params: IdParam,
-      output: { schema: z.array(ViewSummary), description: "Views showing the element" },
+      output: { schema: z.array(ViewReference), description: "Views showing the element" },
     },
     (c, { params }) => getElementViews({ ctx: c.var.ctx, input: params }),
   );

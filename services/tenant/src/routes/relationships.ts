@@ -10,18 +10,13 @@ import {
   Relationship,
   UpdateRelationshipInput,
   updateRelationship,
+  ViewReference,
 } from "@ams/model";
 import { registerRoute } from "@ams/shared/http";
 import { z } from "@hono/zod-openapi";
 import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Relationships"];
-const ViewSummary = z.object({
-  id: z.string(),
-  name: z.string(),
-  viewpoint: z.string().nullable(),
-  documentation: z.string().nullable(),
-});
 
 export function registerRelationshipRoutes(app: TenantApp) {
   registerRoute(
@@ -105,7 +100,7 @@ export function registerRelationshipRoutes(app: TenantApp) {
       tags,
       operationId: "getRelationshipViews",
       params: IdParam,
-      output: { schema: z.array(ViewSummary), description: "Views drawing the relationship" },
+      output: { schema: z.array(ViewReference), description: "Views drawing the relationship" },
     },
     (c, { params }) => getRelationshipViews({ ctx: c.var.ctx, input: params }),
   );
