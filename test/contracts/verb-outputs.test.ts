@@ -18,11 +18,12 @@ const NOT_DATA: Record<string, string> = {
   renderViewImage: "an SVG or PNG image",
   previewPluginIcon: "a sanitized SVG icon with its ETag",
   getPublicPluginIcon: "a sanitized SVG icon with its ETag",
+  signIn: "the identity the route starts a session for (the HTTP answer is SignedIn, built from it)",
   changePassword: "the renewed identity the route turns into a new access cookie (the HTTP answer is 204)",
   skipPasswordChange: "the renewed identity the route turns into a new access cookie (the HTTP answer is 204)",
 };
 
-type Declared = { name: string; file: string; returns: string | null };
+type Declared = { name: string; file: string; returns: string | null; params: string };
 
 /** Exported verbs of a source file with their declared return type (null when none is written). */
 function verbsOf(source: string, file: string): Declared[] {
@@ -40,7 +41,7 @@ function verbsOf(source: string, file: string): Declared[] {
     const params = source.slice(open, i + 1);
     if (!/^\(\{[^}]*\b(ctx|plugins)\b/.test(params)) continue;
     const rest = source.slice(i + 1, source.indexOf(" {\n", i));
-    verbs.push({ name, file, returns: rest.startsWith(": ") ? rest.slice(2).trim() : null });
+    verbs.push({ name, file, returns: rest.startsWith(": ") ? rest.slice(2).trim() : null, params });
   }
   return verbs;
 }
@@ -86,6 +87,16 @@ async function controlSchemas(): Promise<Map<string, unknown>> {
   return found;
 }
 
+/**
+ * Model verbs taking a request context that do not declare their argument as `Verb<I>` (or `PluginVerb<I>`, the
+ * same with the plugin registry beside it), so a change to what every verb receives reaches all of them.
+ */
+function notVerbShaped(verbs: Declared[]): string[] {
+  return verbs
+    .filter((v) => /^\(\{[^}]*\bctx\b/.test(v.params) && !/\}:\s*(?:Omit<)?(?:Plugin)?Verb\b/.test(v.params))
+    .map((v) => `${v.name} (${v.file}): ${v.params.replace(/\s+/g, " ")}`);
+}
+
 const read = (dir: string) =>
   sourceFiles(join(ROOT, dir)).flatMap((f) => verbsOf(readFileSync(f, "utf8"), relative(ROOT, f)));
 
@@ -94,6 +105,12 @@ describe("verb outputs", () => {
     const verbs = read("packages/model/src");
     expect(verbs.length).toBeGreaterThan(60);
     expect(unschemed(verbs, new Map(Object.entries(model)))).toEqual([]);
+  });
+
+  test("every model verb taking a context declares its argument as Verb<I>", () => {
+    const verbs = read("packages/model/src");
+    expect(verbs.filter((v) => /\}:\s*Verb\b/.test(v.params)).length).toBeGreaterThan(50);
+    expect(notVerbShaped(verbs)).toEqual([]);
   });
 
   test("every control verb answers the type of one of control's output schemas", async () => {
@@ -116,12 +133,18 @@ describe("verb outputs", () => {
       "}",
       "export function helper(ctx: RequestContext): string {",
       "}",
+      "export async function bare({ ctx }: { ctx: RequestContext }): Promise<Element[]> {",
+      "}",
     ].join("\n");
     const verbs = verbsOf(source, "f.ts");
-    expect(verbs.map((v) => v.name)).toEqual(["good", "inferred", "loose", "shaped", "gone"]);
+    expect(verbs.map((v) => v.name)).toEqual(["good", "inferred", "loose", "shaped", "gone", "bare"]);
     expect(unschemed(verbs, new Map([["Element", model.Element]]))).toEqual([
       "loose (f.ts): no declared answer",
       "shaped (f.ts): Promise<{ id: string }> is not the type of an output schema",
+    ]);
+    expect(notVerbShaped(verbs)).toEqual([
+      "inferred (f.ts): ({ ctx, input }: { ctx: C; input: { id: string } })",
+      "bare (f.ts): ({ ctx }: { ctx: RequestContext })",
     ]);
   });
 });

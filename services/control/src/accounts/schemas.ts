@@ -31,6 +31,13 @@ export const Profile = z
   .openapi("Profile");
 export type Profile = z.infer<typeof Profile>;
 
+/** POST /api/auth/local/login: a local account's username (any case, surrounding spaces ignored) and password. */
+export const SignInInput = z.object({
+  username: z.string().min(1).max(200),
+  password: z.string().min(1).max(1024),
+});
+export type SignInInput = z.infer<typeof SignInInput>;
+
 export const ChangePasswordInput = z.object({
   current_password: z.string().min(1).max(1024),
   new_password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),

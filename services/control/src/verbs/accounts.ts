@@ -1,11 +1,11 @@
 import { memberships, organizations, users } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
 import { asc, eq } from "drizzle-orm";
-import type { AuthOptions, ChangePasswordInput, Profile } from "../accounts/schemas.ts";
-import { hashPassword, verifyPassword } from "../auth/passwords.ts";
+import type { AuthOptions, ChangePasswordInput, Profile, SignInInput } from "../accounts/schemas.ts";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "../auth/passwords.ts";
 import type { Identity } from "../auth/principal.ts";
 import { revokeAllSessions } from "../auth/refresh-tokens.ts";
-import { findLocalCredential, identityOf, setLocalPassword } from "../auth/users.ts";
+import { findLocalCredential, identityOf, normalizeUsername, setLocalPassword } from "../auth/users.ts";
 import { resolveActive } from "../gateway/resolve.ts";
 import { providerSignInEnabled } from "../session/providers.ts";
 import type { PublicContext, SignedInContext } from "./context.ts";
@@ -48,6 +48,34 @@ export async function getProfile({ ctx }: { ctx: SignedInContext }): Promise<Pro
       : null,
   };
 }
+
+/**
+ * Local sign-in: the username's credential and password are checked under the failure limit (per username and client
+ * address; over it, RATE_LIMITED with the wait). An unknown username costs the same password check as a wrong
+ * password and gets the same answer, so the answer does not tell which accounts exist. Answers the identity the
+ * route starts a session for. In the session profile sign-in is the session provider's, never this one.
+ */
+export async function signIn({
+  ctx,
+  input,
+}: {
+  ctx: PublicContext;
+  input: SignInInput & { clientIp: string };
+}): Promise<Identity> {
+  if (ctx.session) throw new AppError("FORBIDDEN", "Local sign-in is off: this deployment uses the session profile");
+  const username = normalizeUsername(input.username);
+  const attempt = await ctx.limiter.begin({ username, ip: input.clientIp });
+  const found = await findLocalCredential(ctx.database.db, username);
+  if (!found) {
+    await burnPasswordCheck(input.password);
+    throw invalidCredentials();
+  }
+  if (!(await verifyPassword(found.passwordHash, input.password))) throw invalidCredentials();
+  await attempt.succeeded();
+  return identityOf(found.user);
+}
+
+const invalidCredentials = () => new AppError("UNAUTHENTICATED", "Invalid username or password");
 
 function requireLocalAccount(ctx: SignedInContext): void {
   if (ctx.principal.provider !== "local") {
