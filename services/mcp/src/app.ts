@@ -14,6 +14,7 @@ import {
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import { authenticate } from "./auth.ts";
+import { checkInitializeParams } from "./initialize-check.ts";
 import { createMcpServer } from "./server.ts";
 import { toolsListShortcut } from "./tools-list-shortcut.ts";
 
@@ -81,6 +82,7 @@ export function createMcpApp(deps: McpDeps) {
         maxRequestBodySize: bodyLimit,
       });
       await server.connect(transport);
+      checkInitializeParams(transport);
       try {
         return await transport.handleRequest(shortcut.request);
       } finally {

@@ -2,14 +2,10 @@ import type { Logger } from "@ams/shared";
 import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  InitializeRequestSchema,
-  ListToolsRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
+import { invalidParamsMessage } from "./initialize-check.ts";
 import { modelingGuide } from "./prompts/modeling-guide.ts";
 import { completeViewpoint, viewpointViewPrompt } from "./prompts/viewpoint-view.ts";
 import { metamodelJson } from "./resources/metamodel.ts";
@@ -32,17 +28,12 @@ const INSTRUCTIONS =
 const lenient = <M extends string>(method: M) =>
   z.looseObject({ method: z.literal(method), params: z.unknown().optional() });
 const LENIENT_CALL_TOOL = lenient("tools/call");
-const LENIENT_INITIALIZE = lenient("initialize");
 
 /** The params of a request checked against the SDK's schema; a failure is -32602 naming each field. */
 function checkedParams<T>(method: string, schema: z.ZodType<T>, params: unknown): T {
   const parsed = schema.safeParse(params);
   if (parsed.success) return parsed.data;
-  const detail = parsed.error.issues
-    .slice(0, 10)
-    .map((i) => `${i.path.join(".") || "params"}: ${i.message}`)
-    .join("; ");
-  throw protocolError(ErrorCode.InvalidParams, `Invalid ${method} params: ${detail}`);
+  throw protocolError(ErrorCode.InvalidParams, invalidParamsMessage(method, parsed.error));
 }
 
 /** Each Server would otherwise build its own Ajv instance (about a millisecond); one per process is enough. */
@@ -79,14 +70,7 @@ export function createMcpServer(call: ToolCall, log: Logger): McpServer {
     const params = checkedParams("tools/call", CallToolRequestSchema.shape.params, request.params);
     return callTool(call, params.name, params.arguments, log);
   });
-  // initialize likewise: a missing protocolVersion is -32602 saying so, not -32603 with the zod dump.
-  const initializeServer = server as unknown as { _oninitialize(request: unknown): Promise<unknown> };
-  setBaseHandler.call(server, LENIENT_INITIALIZE, (request: { params: unknown }) =>
-    initializeServer._oninitialize({
-      method: "initialize",
-      params: checkedParams("initialize", InitializeRequestSchema.shape.params, request.params),
-    }),
-  );
+  // initialize is checked between the transport and this server (checkInitializeParams, in app.ts).
 
   mcp.registerPrompt(
     "archimate-modeling-guide",

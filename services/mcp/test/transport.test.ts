@@ -99,6 +99,21 @@ describe("Streamable HTTP, stateless", () => {
     expect(noParams.body.error.message).toMatch(/^Invalid initialize params: /);
   });
 
+  test("a malformed initialize in a batch is refused alone; the batch's other request is answered", async () => {
+    const res = await post(
+      [
+        { jsonrpc: "2.0", id: 21, method: "initialize", params: { protocolVersion: 2025, capabilities: {} } },
+        { jsonrpc: "2.0", id: 22, method: "ping" },
+      ],
+      { "mcp-protocol-version": "2025-03-26" },
+    );
+    expect(res.status).toBe(200);
+    const byId = new Map((res.body as { id: number }[]).map((m) => [m.id, m as any]));
+    expect(byId.get(21).error.code).toBe(-32602);
+    expect(byId.get(21).error.message).toMatch(/^Invalid initialize params: protocolVersion: .*; clientInfo: /);
+    expect(byId.get(22).result).toEqual({});
+  });
+
   test("a JSON-RPC batch (2025-03-26) gets one answer per request", async () => {
     const res = await post(
       [
