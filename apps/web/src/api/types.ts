@@ -6,6 +6,7 @@
 import type {
   createConnection,
   createNode,
+  createWorkspaceFromXml,
   explore,
   getDashboard,
   getElementViews,
@@ -44,6 +45,8 @@ export type PropertyDefinition = Out<typeof listPropertyDefinitions>[number];
 export type Viewpoint = ReturnType<typeof listViewpoints>[number];
 export type EnabledPlugin = ReturnType<typeof listEnabledPlugins>[number];
 export type ImportResult = Out<typeof importModel>;
+/** A workspace created from an Open Exchange file, with what its import brought in and its warnings. */
+export type WorkspaceFromFile = Out<typeof createWorkspaceFromXml>;
 export type QueryResult = Out<typeof explore>;
 export type PanelAnswer = Out<typeof runPanel>;
 export type GraphJob = Out<typeof getRebuildJob>;
@@ -54,35 +57,18 @@ export type PluginSummary = ReturnType<typeof listPlatformPlugins>[number];
 export type PluginDetail = ReturnType<typeof getPlatformPlugin>;
 export type PropertyValue = string | number | boolean;
 
-export type Identity = {
-  id: string;
-  username: string;
-  name: string;
-  email: string | null;
-  role: "platform_admin" | "user";
-};
+// Control's verbs: the caller's profile, the sign-in options, site messages, organizations, members, invitations,
+// tokens, platform administration. Type-only, like the model's above.
+type ControlAccounts = typeof import("@ams/control/verbs/accounts.ts");
+type ControlSettings = typeof import("@ams/control/verbs/settings.ts");
 
-export type Membership = {
-  organization_id: string;
-  organization_slug: string;
-  organization_name: string;
-  role: string;
-  enabled: boolean;
-};
-
-export type Profile = Identity & {
-  email_verified: boolean;
-  must_change_password: boolean;
-  auth_provider: string;
-  memberships: Membership[];
-  active_organization_id: string | null;
-  active_workspace_id: string | null;
-};
-
-export type SiteMessages = { login: { enabled: boolean; text: string }; banner: { enabled: boolean; text: string } };
-export type AuthOptions = { profile: "local" | "session"; sso: boolean };
-
-// Control's verbs: organizations, members, invitations, tokens, platform administration, site messages.
+/** GET /api/me: the signed-in person, their memberships and active organization and workspace. */
+export type Profile = Out<ControlAccounts["getProfile"]>;
+export type Membership = Profile["memberships"][number];
+/** Who is signed in: the fields GET /api/auth/me and the sign-in answer share with the profile. */
+export type Identity = Pick<Profile, "id" | "username" | "name" | "email" | "role">;
+export type AuthOptions = ReturnType<ControlAccounts["getAuthOptions"]>;
+export type SiteMessages = Out<ControlSettings["getSiteMessages"]>;
 type ControlMembers = typeof import("@ams/control/verbs/members.ts");
 type ControlInvitations = typeof import("@ams/control/verbs/invitations.ts");
 type ControlTokens = typeof import("@ams/control/verbs/tokens.ts");

@@ -4,6 +4,7 @@ import type { ImportResult } from "../api/types.ts";
 import { useStore } from "../app/store.ts";
 import { Dialog } from "../ui/dialog.tsx";
 import { DialogActions, FormError } from "../ui/form.tsx";
+import { type ImportWarning, ImportWarnings } from "../ui/import-warnings.tsx";
 import { notify } from "../ui/notices.tsx";
 import { loadModel, model, openView } from "./model-store.ts";
 
@@ -12,7 +13,7 @@ function ImportDialog(props: { onClose(): void }) {
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [warnings, setWarnings] = useState<string[] | null>(null);
+  const [warnings, setWarnings] = useState<ImportWarning[] | null>(null);
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!file || !workspaceId) return;
@@ -24,11 +25,8 @@ function ImportDialog(props: { onClose(): void }) {
       const result = await upload<ImportResult>("/api/import", form, setProgress);
       await loadModel(workspaceId);
       openView(model.get().views[0]?.id ?? null);
-      const list = ((result as { warnings?: unknown[] }).warnings ?? []).map((w) =>
-        typeof w === "string" ? w : ((w as { message?: string }).message ?? JSON.stringify(w)),
-      );
       notify("The model was imported.");
-      if (list.length) setWarnings(list);
+      if (result.warnings.length) setWarnings(result.warnings);
       else props.onClose();
     } catch (err) {
       setError(`${describeError(err)} Nothing was changed: the previous model is intact.`);
@@ -40,12 +38,7 @@ function ImportDialog(props: { onClose(): void }) {
     <Dialog title="Import an Open Exchange file" onClose={props.onClose}>
       {warnings ? (
         <div class="dialog-body">
-          <p>The model was imported with {warnings.length} warning(s):</p>
-          <ul class="warning-list">
-            {warnings.map((w, i) => (
-              <li key={i}>{w}</li>
-            ))}
-          </ul>
+          <ImportWarnings warnings={warnings} />
           <footer class="dialog-actions">
             <button type="button" class="primary" onClick={props.onClose}>
               Close

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError, upload } from "../api/client.ts";
-import type { Team, Workspace } from "../api/types.ts";
+import type { Team, Workspace, WorkspaceFromFile } from "../api/types.ts";
 import { navigate, onLinkClick } from "../app/router.ts";
 import { activeMembership, canEdit, hasTeams, managesMembers, refreshProfile, session } from "../app/session.ts";
 import { Shell } from "../app/shell.tsx";
@@ -9,6 +9,7 @@ import { teamsPath } from "../organization/teams-page.tsx";
 import { visibleTo, WorkspaceTeamsDialog } from "../organization/workspace-teams.tsx";
 import { ConfirmDialog, Dialog } from "../ui/dialog.tsx";
 import { DialogActions, FormError, TextField } from "../ui/form.tsx";
+import { ImportWarnings } from "../ui/import-warnings.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
 
 /** SPEC: a user without any membership sees a simple starter page instead of the workspace picker. */
@@ -47,6 +48,8 @@ function StarterHome() {
 
 function CreateWorkspaceDialog(props: { onClose: () => void; onCreated: (ws: Workspace) => void }) {
   const [name, setName] = useState("");
+  // A workspace made from a file whose import reported warnings: they are shown before the workspace opens.
+  const [imported, setImported] = useState<WorkspaceFromFile | null>(null);
   const [description, setDescription] = useState("");
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -63,7 +66,13 @@ function CreateWorkspaceDialog(props: { onClose: () => void; onCreated: (ws: Wor
         if (description) form.set("description", description);
         form.set("file", file);
         setProgress(0);
-        ws = await upload<Workspace>("/api/workspaces", form, setProgress);
+        const created = await upload<WorkspaceFromFile>("/api/workspaces", form, setProgress);
+        if (created.import.warnings.length) {
+          setProgress(null);
+          setImported(created);
+          return;
+        }
+        ws = created;
       } else {
         ws = await api.post<Workspace>("/api/workspaces", { name, ...(description ? { description } : {}) });
       }
@@ -73,6 +82,25 @@ function CreateWorkspaceDialog(props: { onClose: () => void; onCreated: (ws: Wor
       setError(describeError(err));
     }
   };
+
+  if (imported) {
+    const open = () => props.onCreated(imported);
+    return (
+      <Dialog title="New workspace" onClose={open}>
+        <div class="dialog-body">
+          <p>
+            The workspace <strong>{imported.name}</strong> was created from the file.
+          </p>
+          <ImportWarnings warnings={imported.import.warnings} />
+          <footer class="dialog-actions">
+            <button type="button" class="primary" onClick={open}>
+              Open the workspace
+            </button>
+          </footer>
+        </div>
+      </Dialog>
+    );
+  }
 
   return (
     <Dialog title="New workspace" onClose={props.onClose}>
