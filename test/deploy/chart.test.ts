@@ -174,13 +174,13 @@ describe.each([
     expect(accounts.map((a) => a.automountServiceAccountToken)).toEqual([false]);
   });
 
-  test("the Deployments roll when the Secret changes, drain within the grace period, and expose metrics", () => {
+  test("the Deployments roll when the Secret changes, exit on their own before SIGKILL, and expose metrics", () => {
     for (const d of byKind(objects, "Deployment")) {
       expect(d.spec.template.metadata.annotations["checksum/secret"]).toMatch(/^[0-9a-f]{64}$/);
       const c = container(d);
       expect(c.lifecycle?.preStop.exec.command).toEqual(["sleep", "5"]);
-      const drainMs = Number(c.env?.find((e) => e.name === "SHUTDOWN_DRAIN_MS")?.value);
-      expect(drainMs + 5_000).toBeLessThan(d.spec.template.spec.terminationGracePeriodSeconds * 1000);
+      expect(stopTimeline(d)).toEqual({ preStopMs: 5_000, drainMs: 25_000, closeMs: 10_000, graceMs: 45_000 });
+      expectExitBeforeKill(d);
       expect(d.spec.template.spec.containers[0].startupProbe.httpGet.path).toBe("/api/health");
     }
     // Every service, the graph-worker included, has a Service port named "metrics" for Prometheus.
@@ -190,6 +190,31 @@ describe.each([
     expect(byKind(objects, "Service")).toHaveLength(4);
   });
 });
+
+/** The stop of a Deployment's pod as rendered: preStop pause, then SIGTERM, the drain bound and the close bound. */
+function stopTimeline(d: K8sObject) {
+  const c = container(d);
+  const env = (name: string) => Number(c.env?.find((e) => e.name === name)?.value);
+  return {
+    preStopMs: Number(c.lifecycle?.preStop.exec.command[1]) * 1000,
+    drainMs: env("SHUTDOWN_DRAIN_MS"),
+    closeMs: env("SHUTDOWN_CLOSE_MS"),
+    graceMs: d.spec.template.spec.terminationGracePeriodSeconds * 1000,
+  };
+}
+
+/**
+ * Kubernetes counts the grace period from the start of the preStop hook and sends SIGTERM when the hook ends; the
+ * process (packages/shared/src/http/serve.ts) exits by itself at the latest drainMs + closeMs after SIGTERM. That
+ * must come before SIGKILL, with at least a second to spare.
+ */
+function expectExitBeforeKill(d: K8sObject) {
+  const t = stopTimeline(d);
+  expect(Object.values(t).every((v) => Number.isFinite(v) && v > 0)).toBe(true);
+  expect(t.preStopMs + t.drainMs + t.closeMs + 1000, `${d.metadata.name} exits before SIGKILL`).toBeLessThanOrEqual(
+    t.graceMs,
+  );
+}
 
 describe("installing with only a host name and secrets", () => {
   test("derives PUBLIC_URL from the host, trusts the ingress hop and seeds no demo accounts", () => {
@@ -361,6 +386,16 @@ describe("installing with only a host name and secrets", () => {
       expect(wrong.code).toBe(1);
     } finally {
       server.close();
+    }
+  });
+
+  test("longer stop bounds lengthen the grace period with them", () => {
+    const objects = render({
+      args: setArgs({ ...minimalSets, preStopSeconds: 15, drainSeconds: 300, closeSeconds: 30 }),
+    });
+    for (const d of byKind(objects, "Deployment")) {
+      expect(stopTimeline(d)).toEqual({ preStopMs: 15_000, drainMs: 300_000, closeMs: 30_000, graceMs: 350_000 });
+      expectExitBeforeKill(d);
     }
   });
 

@@ -19,6 +19,9 @@ async function start(env: Record<string, string> = {}) {
   proc.stdout!.on("data", (d) => {
     out += d;
   });
+  proc.stderr!.on("data", (d) => {
+    out += d;
+  });
   const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
     proc.once("exit", (code) => resolve({ code, at: Date.now() })),
   );
@@ -86,5 +89,20 @@ describe("SIGTERM (the graceful stop every service runs)", () => {
     expect(code).toBe(1);
     expect(at - signalled).toBeLessThan(3000);
     expect(await slow).toMatchObject({ code: "ECONNRESET" });
+  });
+
+  test("a close that hangs: the process exits by itself once drain + close bound has passed (before the pod's SIGKILL)", async () => {
+    const { proc, exited, output } = await start({
+      SHUTDOWN_DRAIN_MS: "300",
+      SHUTDOWN_CLOSE_MS: "1500",
+      HANG_CLOSE: "1",
+    });
+    const signalled = Date.now();
+    proc.kill("SIGTERM");
+    const { code, at } = await exited;
+    expect(code).toBe(1);
+    expect(at - signalled).toBeGreaterThanOrEqual(1800 - 100);
+    expect(at - signalled).toBeLessThan(4000);
+    expect(output()).toContain("shutdown did not finish in time");
   });
 });

@@ -37,7 +37,9 @@ Environment per service. Each service gets only the Secret keys it reads (never 
 - name: MIGRATE_ON_START
   value: {{ ternary "false" "true" .Values.migrations.job | quote }}
 - name: SHUTDOWN_DRAIN_MS
-  value: {{ include "archimate.drainMs" . | quote }}
+  value: {{ mul .Values.drainSeconds 1000 | quote }}
+- name: SHUTDOWN_CLOSE_MS
+  value: {{ mul .Values.closeSeconds 1000 | quote }}
 {{ include "archimate.secretEnv" (dict "root" . "name" "DATABASE_URL") }}
 {{- end -}}
 

@@ -59,9 +59,12 @@ app.kubernetes.io/part-of: archimate
 {{- end -}}
 {{- end -}}
 
-{{/* Requests in flight may finish within the grace period, less the preStop pause and a margin for closing. */}}
-{{- define "archimate.drainMs" -}}
-{{- max 1000 (mul (sub .Values.terminationGracePeriodSeconds (add .Values.preStopSeconds 5)) 1000) -}}
+{{/*
+The stop of a pod in time order: preStop pause, SIGTERM, drain bound (requests and the rebuild in hand), close bound
+(after which the process exits by itself), and a margin before Kubernetes would send SIGKILL.
+*/}}
+{{- define "archimate.terminationGracePeriodSeconds" -}}
+{{- add .Values.preStopSeconds .Values.drainSeconds .Values.closeSeconds 5 -}}
 {{- end -}}
 
 {{/* X-Forwarded-For entries control believes: one per proxy in front of it (the ingress controller). */}}

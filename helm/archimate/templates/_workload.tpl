@@ -84,7 +84,7 @@ spec:
       enableServiceLinks: false
       securityContext:
         {{- include "archimate.podSecurityContext" . | nindent 8 }}
-      terminationGracePeriodSeconds: {{ $root.Values.terminationGracePeriodSeconds }}
+      terminationGracePeriodSeconds: {{ include "archimate.terminationGracePeriodSeconds" $root }}
       {{- with (include "archimate.podPlacement" . | trim) }}{{ . | nindent 6 }}{{ end }}
       containers:
         - name: {{ .component }}

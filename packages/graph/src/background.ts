@@ -21,7 +21,12 @@ export type BackgroundGraph = {
   summary: string;
   /** Resolves once the first attempt to reach Neo4j has succeeded or failed (retries go on in the background). */
   ready: Promise<void>;
-  /** Stops consuming (the job in hand finishes first), then closes the connections. */
+  /**
+   * Stops pulling rebuild jobs; the job in hand may run until `deadline` (epoch ms), then it is handed back for
+   * redelivery. Resolves false when a job was handed back. Call close() afterwards.
+   */
+  stopConsuming(deadline: number): Promise<boolean>;
+  /** Stops consuming (the job in hand finishes first, unless stopConsuming handed it back), then closes the connections. */
   close(): Promise<void>;
 };
 
@@ -61,6 +66,7 @@ export function startGraphInBackground(opts: {
       health: {},
       summary: "graph off (no Neo4j)",
       ready: Promise.resolve(),
+      stopConsuming: async () => true,
       async close() {},
     };
   }
@@ -184,6 +190,11 @@ export function startGraphInBackground(opts: {
     },
     summary: `graph: ${where}, queue: ${config.NATS_URL ? `NATS at ${config.NATS_URL}` : "in-process"} (connecting in the background)`,
     ready,
+    async stopConsuming(deadline) {
+      controller.abort();
+      await connecting.catch(() => {});
+      return (await worker?.stop(deadline)) ?? true;
+    },
     async close() {
       controller.abort();
       await connecting.catch(() => {});

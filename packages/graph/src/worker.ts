@@ -44,10 +44,30 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
 
   /** Jobs that really ran here (a delivery of a gone or busy job is answered without running). */
   const ran = new Set<string>();
+  /** Set once stop() began: a delivery that still arrives is handed straight back. */
+  let stopping = false;
+  /** The job in hand, which stop() hands back when it does not finish by the deadline. */
+  let inHand: { abandon(): void } | undefined;
 
   async function handle(delivery: JobDelivery): Promise<JobOutcome> {
+    if (stopping) return { kind: "retry", delayMs: 0 };
     const started = performance.now();
-    const outcome = await run(delivery);
+    const job: RunningJob = { abandoned: false };
+    const abandoned = new Promise<JobOutcome>((resolve) => {
+      inHand = {
+        abandon() {
+          job.abandoned = true;
+          // Redelivered once the row's heartbeat, stopped now, is stale: another worker can claim it then.
+          resolve({ kind: "retry", delayMs: staleMs });
+        },
+      };
+    });
+    let outcome: JobOutcome;
+    try {
+      outcome = await Promise.race([run(delivery, job), abandoned]);
+    } finally {
+      inHand = undefined;
+    }
     const didRun = ran.delete(delivery.job.jobId);
     if (opts.onJobDone && didRun) {
       const kind = outcome.kind === "ack" ? "succeeded" : outcome.kind === "term" ? "failed" : "retry";
@@ -56,7 +76,7 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
     return outcome;
   }
 
-  async function run(delivery: JobDelivery): Promise<JobOutcome> {
+  async function run(delivery: JobDelivery, job: RunningJob): Promise<JobOutcome> {
     const { jobId, workspaceId, requestId } = delivery.job;
     const log = requestId ? baseLog.child({ request_id: requestId }) : baseLog;
     // Neo4j is being restarted: the job stays queued (not claimed, no attempt spent) and runs once it is back.
@@ -68,7 +88,8 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
     log.info(`job ${jobId}: rebuilding workspace ${workspaceId} (attempt ${claimed.attempts})`);
     let lastBeat = Date.now();
     const beat = async () => {
-      if (Date.now() - lastBeat < heartbeatMs) return;
+      // A handed-back job beats no more, so that its row turns stale and another worker may claim it.
+      if (job.abandoned || Date.now() - lastBeat < heartbeatMs) return;
       lastBeat = Date.now();
       delivery.heartbeat();
       await heartbeatJob(opts.database, jobId);
@@ -99,6 +120,8 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
       if (result.previousSlot) scheduleRetirement(workspaceId, result.previousSlot);
       return { kind: "ack" };
     } catch (err) {
+      // Handed back at stop: the failure is this process closing under the job; the row stays for the next worker.
+      if (job.abandoned) return { kind: "retry", delayMs: staleMs };
       const unreachable = isUnavailable(err);
       const message = unreachable
         ? `Neo4j is unreachable${opts.neo4jUrl ? ` at ${opts.neo4jUrl}` : ""}: ${(err as Error).message}. The previous graph is unchanged.`
@@ -133,13 +156,41 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
     async start() {
       subscription = await opts.queue.consume(handle);
     },
-    async stop() {
-      await subscription?.stop();
+    /**
+     * Stops pulling jobs. The job in hand finishes; with a deadline (epoch ms) it gets until then, after which it is
+     * handed back for redelivery (not acknowledged, its heartbeat stopped) and the process may close under it.
+     * Resolves false when a job was handed back.
+     */
+    async stop(deadline?: number): Promise<boolean> {
+      stopping = true;
+      const current = subscription;
+      subscription = undefined;
+      let finished = true;
+      const stopped = current?.stop();
+      if (stopped && deadline !== undefined) {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<"late">((r) => {
+          timer = setTimeout(() => r("late"), Math.max(0, deadline - Date.now()));
+        });
+        const first = await Promise.race([stopped.then(() => "done" as const), late]);
+        clearTimeout(timer);
+        if (first === "late" && inHand) {
+          finished = false;
+          baseLog.warn(
+            `stopping: the rebuild in hand did not finish in time; handed back for another worker in ${staleMs / 1000} s`,
+          );
+          inHand.abandon();
+        }
+      }
+      await stopped;
       for (const t of retirements) clearTimeout(t);
       retirements.clear();
+      return finished;
     },
   };
 }
+
+type RunningJob = { abandoned: boolean };
 
 export type GraphWorker = ReturnType<typeof createGraphWorker>;
 

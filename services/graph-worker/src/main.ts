@@ -37,7 +37,11 @@ if (!config!.NATS_URL) {
 if (!config!.DATABASE_URL) {
   fail("DATABASE_URL is required (the PostgreSQL database the tenant service writes models to)");
 }
-const database = await openDatabase({ url: config!.DATABASE_URL, migrate: false });
+const database = await openDatabase({
+  url: config!.DATABASE_URL,
+  migrate: false,
+  maxConnections: runtime!.DB_POOL_MAX,
+});
 const metrics = createServiceMetrics("graph-worker");
 const rebuilds = rebuildDurationHistogram(metrics);
 const graph = startGraphInBackground({
@@ -59,7 +63,10 @@ runHttpService({
     return Response.json(report, { status: healthStatusCode(report) });
   },
   drainMs: runtime!.SHUTDOWN_DRAIN_MS,
-  // The job in hand finishes (or the bound passes) before the connections close.
+  closeMs: runtime!.SHUTDOWN_CLOSE_MS,
+  // At SIGTERM no new job is pulled; the job in hand finishes within the drain bound or is handed back to NATS for
+  // redelivery (another worker takes it once its heartbeat is stale). Then NATS is drained and the pools close.
+  stopWork: (deadline) => graph.stopConsuming(deadline),
   close: async () => {
     await graph.close();
     await database.close();

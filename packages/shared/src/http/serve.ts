@@ -24,9 +24,19 @@ export type HttpServiceOptions = {
   metrics?: ServiceMetrics;
   /** Answers GET /api/health on the metrics port (the graph-worker, which has no other port). */
   health?: () => Promise<Response>;
-  /** How long in-flight requests may take to finish after SIGTERM (default 25 s). */
+  /** How long in-flight requests (and the work stopWork waits for) may take to finish after SIGTERM (default 25 s). */
   drainMs?: number;
-  /** Closes what the process holds once HTTP has drained: consumers (their job in hand finishes), pools. */
+  /**
+   * How long closing may take once the drain bound has passed (default 10 s): the process exits on its own at
+   * drainMs + closeMs after the signal at the latest. The chart's grace period is preStop + drain + close + a margin.
+   */
+  closeMs?: number;
+  /**
+   * Stops background work at the signal, beside the HTTP drain: consumers stop pulling and finish the job in hand
+   * by `deadline` (epoch ms) or hand it back. Resolves false when something was handed back unfinished.
+   */
+  stopWork?: (deadline: number) => Promise<boolean | undefined>;
+  /** Closes what the process holds once HTTP and the work have drained: queues, drivers, pools. */
   close: () => Promise<void>;
   /** Run on SIGTERM/SIGINT; tests leave it off and call shutdown themselves. */
   handleSignals?: boolean;
@@ -34,11 +44,13 @@ export type HttpServiceOptions = {
 
 /**
  * Serves a process's HTTP app and shuts it down gracefully: on SIGTERM it stops accepting connections (a new
- * connection is refused at once), lets the requests in flight finish within drainMs, closes the remaining
- * connections, then closes the process's resources and exits 0 (1 when the bound was exceeded).
+ * connection is refused at once) and stops its background work, lets the requests in flight and the work in hand
+ * finish within drainMs, closes the remaining connections, then closes the process's resources and exits 0 (1 when
+ * the bound was exceeded). Closing gets closeMs; a process still not done then exits 1 by itself.
  */
 export function runHttpService(opts: HttpServiceOptions): HttpService {
   const drainMs = opts.drainMs ?? 25_000;
+  const closeMs = opts.closeMs ?? 10_000;
   const inFlight = new Set<ServerResponse>();
   const servers: Server[] = [];
   const listen = (fetch: Fetch, port: number) => {
@@ -63,13 +75,20 @@ export function runHttpService(opts: HttpServiceOptions): HttpService {
       opts.log.info(`${reason}: draining ${inFlight.size} request(s) in flight (at most ${drainMs / 1000} s)`);
       for (const s of servers) s.close();
       const deadline = Date.now() + drainMs;
+      const work = opts.stopWork?.(deadline).catch((err) => {
+        opts.log.error("stopping the background work failed", { err });
+        return false;
+      });
       while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      const drained = inFlight.size === 0;
-      if (!drained) opts.log.warn(`${inFlight.size} request(s) still running after ${drainMs / 1000} s: closed`);
+      const requestsDrained = inFlight.size === 0;
+      if (!requestsDrained) {
+        opts.log.warn(`${inFlight.size} request(s) still running after ${drainMs / 1000} s: closed`);
+      }
       for (const s of servers) s.closeAllConnections();
+      const workDrained = (await work) !== false;
       await opts.close();
       opts.log.info("stopped");
-      return { drained };
+      return { drained: requestsDrained && workDrained };
     })();
     return stopping;
   };
@@ -80,7 +99,7 @@ export function runHttpService(opts: HttpServiceOptions): HttpService {
         setTimeout(() => {
           opts.log.error("shutdown did not finish in time: exiting");
           process.exit(1);
-        }, drainMs + 10_000).unref();
+        }, drainMs + closeMs).unref();
         void shutdown(signal).then(
           ({ drained }) => process.exit(drained ? 0 : 1),
           (err) => {
