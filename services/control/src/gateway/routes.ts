@@ -129,6 +129,10 @@ export const routeTable: readonly RouteRule[] = [
   r("GET", "/api/settings/api-tokens", "control", "session", "none"),
   r("POST", "/api/settings/api-tokens", "control", "session", "body-org", { need: read, admin: "refused" }),
   r("DELETE", "/api/settings/api-tokens/:id", "control", "session", "none"),
+  // The MCP OAuth consent page's calls: a signed-in session only (an API token cannot grant another); the pending
+  // request's owner and its anti-forgery value are checked by the verb (services/control/src/verbs/oauth.ts).
+  r("GET", "/api/oauth/requests/:handle", "control", "session", "none"),
+  r("POST", "/api/oauth/requests/:handle/decision", "control", "session", "none"),
   r("PUT", "/api/settings/messages", "control", "any", "none", { admin: "required" }),
   // Platform administration (metadata only)
   r("GET", "/api/platform/organizations", "control", "any", "none", { admin: "required" }),

@@ -5,7 +5,8 @@ import { oauthEndpoints } from "./endpoints.ts";
 /**
  * Discovery for MCP clients (MCP authorization, 2025-06-18 and later): the protected-resource metadata (RFC 9728)
  * names this service as the authorization server of the MCP endpoint; the authorization-server metadata (RFC 8414)
- * lists its endpoints: authorization code with PKCE (S256), public clients, dynamic registration.
+ * lists its endpoints: authorization code with PKCE (S256), rotating refresh tokens, public clients, dynamic
+ * registration.
  */
 export function registerOAuthMetadata(app: App, ctx: ControlContext) {
   const e = oauthEndpoints(ctx.env.PUBLIC_URL);
@@ -29,7 +30,7 @@ export function registerOAuthMetadata(app: App, ctx: ControlContext) {
     token_endpoint: e.token,
     registration_endpoint: e.registration,
     response_types_supported: ["code"],
-    grant_types_supported: ["authorization_code"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
     code_challenge_methods_supported: ["S256"],
     token_endpoint_auth_methods_supported: ["none"],
     scopes_supported: ["mcp"],

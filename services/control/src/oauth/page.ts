@@ -3,8 +3,8 @@ export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 /**
- * The security headers of the OAuth pages: no script at all, inline styles only, never framed (clickjacking a
- * consent button), not cached, no referrer (the page URL carries the client's state).
+ * The security headers of the authorization endpoint's error page: no script at all, inline styles only, never
+ * framed, not cached, no referrer (the page URL carries the client's state).
  */
 export const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
@@ -16,20 +16,14 @@ export const PAGE_HEADERS = {
 };
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#222}
-h1{font-size:1.3rem}label{display:block;margin:.8rem 0 .3rem}select,input{width:100%;padding:.4rem;font-size:1rem;box-sizing:border-box}
-.actions{display:flex;gap:.8rem;margin-top:1.2rem}button{padding:.5rem 1.2rem;font-size:1rem}
-.error{color:#a00}.muted{color:#666;font-size:.9rem}code{word-break:break-all}`;
+h1{font-size:1.3rem}`;
 
-/** A minimal server-rendered page (the browser UI will own a styled consent page; this one needs no script). */
-export function page(title: string, body: string): string {
+/**
+ * The page shown when a request names no known client or redirect URI: nothing may be sent back to the client,
+ * so the user reads why here. (The consent page itself is the browser UI's.)
+ */
+export function errorPage(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-}
-
-/** Hidden inputs carrying the authorization request through a form. */
-export function hiddenFields(fields: Record<string, string | undefined>): string {
-  return Object.entries(fields)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v!)}">`)
-    .join("");
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}
+<p>Start again from your MCP client.</p></main></body></html>`;
 }

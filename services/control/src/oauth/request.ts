@@ -49,7 +49,6 @@ export type CheckedRequest =
       redirectUri: string;
       codeChallenge: string;
       state?: string;
-      params: AuthorizationParams;
     };
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43,128}$/;
@@ -81,7 +80,6 @@ export async function checkAuthorizationRequest(ctx: ControlContext, p: Authoriz
     redirectUri,
     codeChallenge: p.code_challenge,
     state: p.state,
-    params: p,
   };
 }
 

@@ -1,9 +1,12 @@
 import type { ControlContext } from "../context.ts";
 import type { App } from "../http/app-env.ts";
 import { oauthError } from "./errors.ts";
-import { exchangeCode, GrantError } from "./grants.ts";
+import { exchangeCode, GrantError, refreshGrant } from "./grants.ts";
 
-/** The token endpoint: the authorization-code grant with PKCE for public clients (form or JSON body). */
+/**
+ * The token endpoint for public clients (form or JSON body): the authorization-code grant with PKCE, and the
+ * rotating refresh-token grant.
+ */
 export function registerOAuthToken(app: App, ctx: ControlContext) {
   app.post("/oauth/token", async (c) => {
     const type = c.req.header("content-type") ?? "";
@@ -15,19 +18,37 @@ export function registerOAuthToken(app: App, ctx: ControlContext) {
     } catch {
       return oauthError(c, 400, "invalid_request", "the body must be form-encoded (or JSON)");
     }
-    const field = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : undefined);
-    if (field("grant_type") !== "authorization_code") {
-      return oauthError(c, 400, "unsupported_grant_type", "only grant_type=authorization_code is supported");
+    if (!body || typeof body !== "object") {
+      return oauthError(c, 400, "invalid_request", "the body must be form-encoded (or JSON)");
     }
-    const code = field("code");
+    const field = (name: string) =>
+      typeof body[name] === "string" && (body[name] as string).length <= 2000 ? (body[name] as string) : undefined;
+    const grantType = field("grant_type");
     const clientId = field("client_id");
-    const codeVerifier = field("code_verifier");
-    if (!code || !clientId || !codeVerifier) {
-      return oauthError(c, 400, "invalid_request", "code, client_id and code_verifier are required");
-    }
     try {
-      const tokens = await exchangeCode(ctx, { code, clientId, redirectUri: field("redirect_uri"), codeVerifier });
-      return c.json(tokens, 200, { "cache-control": "no-store", pragma: "no-cache" });
+      if (grantType === "authorization_code") {
+        const code = field("code");
+        const codeVerifier = field("code_verifier");
+        if (!code || !clientId || !codeVerifier) {
+          return oauthError(c, 400, "invalid_request", "code, client_id and code_verifier are required");
+        }
+        const tokens = await exchangeCode(ctx, { code, clientId, redirectUri: field("redirect_uri"), codeVerifier });
+        return c.json(tokens, 200, { "cache-control": "no-store", pragma: "no-cache" });
+      }
+      if (grantType === "refresh_token") {
+        const refreshToken = field("refresh_token");
+        if (!refreshToken || !clientId) {
+          return oauthError(c, 400, "invalid_request", "refresh_token and client_id are required");
+        }
+        const tokens = await refreshGrant(ctx, { refreshToken, clientId });
+        return c.json(tokens, 200, { "cache-control": "no-store", pragma: "no-cache" });
+      }
+      return oauthError(
+        c,
+        400,
+        "unsupported_grant_type",
+        "grant_type: only authorization_code and refresh_token are supported",
+      );
     } catch (err) {
       if (err instanceof GrantError) return oauthError(c, 400, err.error, err.message);
       throw err;

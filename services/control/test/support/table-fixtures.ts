@@ -1,12 +1,26 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { apiTokens, invitations, memberships, organizations, teamMembers, teams, users } from "@ams/db";
+import {
+  apiTokens,
+  invitations,
+  memberships,
+  oauthClients,
+  oauthRequests,
+  organizations,
+  teamMembers,
+  teams,
+  users,
+} from "@ams/db";
 import { eq } from "drizzle-orm";
 import { sha256Hex } from "../../src/auth/secrets.ts";
+import type { ControlContext } from "../../src/context.ts";
+import { consentToken } from "../../src/oauth/pending.ts";
 import type { Credentials, Harness } from "./harness.ts";
 
 /** Where a persona's requests aim: its own organization/workspace (or, for non-members, someone else's). */
 export type Home = { org: string; ws: string };
 export type Prepared = { path: string; body?: unknown; raw?: string; headers?: Record<string, string> };
+
+const OAUTH_REDIRECT = "https://client.test/callback";
 
 /** A dashboard with one table panel, valid for every organization. */
 export const dashboardDefinition = (title: string) => ({
@@ -39,6 +53,7 @@ export function createFixtures(h: Harness, ownerToken: string) {
   const as: Credentials = { bearer: ownerToken };
   let n = 0;
   const unique = (p: string) => `${p}-${++n}-${randomBytes(3).toString("hex")}`;
+  let oauthClient: Promise<string> | undefined;
 
   async function post(path: string, body: unknown): Promise<string> {
     const res = await h.call("POST", path, { as, body });
@@ -151,6 +166,36 @@ export function createFixtures(h: Harness, ownerToken: string) {
         })
         .returning();
       return { id: row.id, token };
+    },
+    /**
+     * A pending MCP OAuth authorization request made through the real authorization endpoint (one registered client
+     * for the whole table), optionally already opened by `userId`: its handle, and the consent value the page got.
+     */
+    async oauthRequest(userId?: string) {
+      oauthClient ??= (async () => {
+        const clientId = `mcp_table_${randomBytes(6).toString("hex")}`;
+        await h.db
+          .insert(oauthClients)
+          .values({ clientId, clientName: "Table client", redirectUris: [OAUTH_REDIRECT] });
+        return clientId;
+      })();
+      const query = new URLSearchParams({
+        response_type: "code",
+        client_id: await oauthClient,
+        redirect_uri: OAUTH_REDIRECT,
+        code_challenge: randomBytes(32).toString("base64url"),
+        code_challenge_method: "S256",
+        state: "table",
+      });
+      const res = await h.call("GET", `/oauth/authorize?${query}`);
+      const handle = new URL(res.headers.get("location") ?? "", "http://control.test").searchParams.get("request");
+      if (!handle) throw new Error(`fixture oauthRequest: ${res.status} ${await res.text()}`);
+      if (!userId) return { handle, consent: "" };
+      await h.db
+        .update(oauthRequests)
+        .set({ userId })
+        .where(eq(oauthRequests.handleHash, sha256Hex(handle)));
+      return { handle, consent: consentToken({ env: h.env } as ControlContext, userId, handle) };
     },
     importBody: (): Prepared => ({
       path: "/api/import",

@@ -96,6 +96,15 @@ export const requests: Record<string, Builder> = {
   "POST /api/settings/api-tokens": async (_f, c) => p("/api/settings/api-tokens", { organization_id: c.home.org }),
   "DELETE /api/settings/api-tokens/:id": async (f, c, real) =>
     p(`/api/settings/api-tokens/${real && c.userId ? await f.token(c.userId, c.home.org) : crypto.randomUUID()}`),
+  // The consent page's calls: a fresh request each time (answered once); deny, which every signed-in owner may.
+  "GET /api/oauth/requests/:handle": async (f, _c, real) =>
+    p(`/api/oauth/requests/${real ? (await f.oauthRequest()).handle : "A".repeat(43)}`),
+  "POST /api/oauth/requests/:handle/decision": async (f, c, real) => {
+    if (!real || !c.userId)
+      return p(`/api/oauth/requests/${"A".repeat(43)}/decision`, { decision: "deny", consent: "x" });
+    const { handle, consent } = await f.oauthRequest(c.userId);
+    return p(`/api/oauth/requests/${handle}/decision`, { decision: "deny", consent });
+  },
   "PUT /api/settings/messages": async () => p("/api/settings/messages", { banner: { enabled: false, text: "" } }),
   "GET /api/platform/organizations": async () => p("/api/platform/organizations"),
   "POST /api/platform/organizations": async () => p("/api/platform/organizations", { name: "Platform Made" }),

@@ -34,9 +34,11 @@ type Asset = { body: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer>; typ
 
 /**
  * Paths that belong to the API, MCP, sign-in protocols or operations, never to the app: an unknown one answers 404
- * from its own handlers rather than the app's page (metrics in particular stay off the public port).
+ * from its own handlers rather than the app's page (metrics in particular stay off the public port). The one
+ * exception under /oauth is the MCP consent page, which is the app's (the authorization endpoint sends the browser
+ * there).
  */
-const RESERVED = /^\/(api|mcp|auth|oauth|\.well-known|metrics|healthz|readyz|livez)(\/|$)/;
+const RESERVED = /^\/(api|mcp|auth|oauth(?!\/consent$)|\.well-known|metrics|healthz|readyz|livez)(\/|$)/;
 
 const securityHeaders = (c: Context) => {
   c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
