@@ -24,6 +24,9 @@ function directRouteUses(source: string): string[] {
   return found;
 }
 
+/** Where a service declares routes: its routes folder, and control's session profile (its /auth JSON routes). */
+const ROUTE_FOLDERS = ["routes", "session"];
+
 function routeFiles(): string[] {
   const files: string[] = [];
   const walk = (dir: string) => {
@@ -35,21 +38,37 @@ function routeFiles(): string[] {
   };
   for (const service of readdirSync(join(ROOT, "services"), { withFileTypes: true })) {
     if (!service.isDirectory()) continue;
-    const routes = join(ROOT, "services", service.name, "src", "routes");
-    try {
-      walk(routes);
-    } catch {
-      // A service without a routes folder (the graph worker, MCP) declares no REST routes.
+    for (const folder of ROUTE_FOLDERS) {
+      try {
+        walk(join(ROOT, "services", service.name, "src", folder));
+      } catch {
+        // A service without that folder (the graph worker, MCP) declares no REST routes there.
+      }
     }
   }
   return files;
 }
 
 describe("route contracts", () => {
-  test("the route folders are read (tenant's and control's)", () => {
+  test("the route folders are read (tenant's and control's, control's session profile too)", () => {
     const files = routeFiles().map((f) => relative(ROOT, f));
     expect(files.filter((f) => f.startsWith("services/tenant/src/routes/")).length).toBeGreaterThan(5);
     expect(files.filter((f) => f.startsWith("services/control/src/routes/")).length).toBeGreaterThan(20);
+    expect(files).toContain("services/control/src/session/routes.ts");
+    expect(files).toContain("services/control/src/session/contracts.ts");
+  });
+
+  test("control's session routes declare their JSON routes through controlRoute, not plain app.get/post/delete", () => {
+    const plain = routeFiles()
+      .filter((f) => relative(ROOT, f).startsWith("services/control/src/session/"))
+      .flatMap((file) =>
+        readFileSync(file, "utf8")
+          .split("\n")
+          .map((line, i) => ({ line, i }))
+          .filter(({ line }) => /\bapp\.(get|put|patch|delete)\s*\(/.test(line))
+          .map(({ i }) => `${relative(ROOT, file)} line ${i + 1}`),
+      );
+    expect(plain).toEqual([]);
   });
 
   test("no route file declares an OpenAPI route without registerRoute", () => {

@@ -49,13 +49,7 @@ export function createControlApp(deps: ControlDeps) {
   app.use("*", createGateway(ctx));
   registerHealthRoute(app, ctx);
   if (ctx.session) {
-    registerSessionAuthRoutes(app, {
-      ...ctx.session,
-      env: ctx.env,
-      database: ctx.database,
-      clock: ctx.clock,
-      limiter: ctx.limiter,
-    });
+    registerSessionAuthRoutes(app, ctx);
   } else {
     registerSessionRoutes(app, ctx);
     registerSsoRoutes(app, ctx, deps.sso);
@@ -66,7 +60,8 @@ export function createControlApp(deps: ControlDeps) {
     getProfileRoute,
     ...organizationRoutes,
     ...memberRoutes,
-    ...teamRoutes,
+    // Teams exist in the session profile only (the gateway's table knows them there alone).
+    ...(ctx.session ? teamRoutes : []),
     ...invitationRoutes,
     ...apiTokenRoutes,
     ...platformRoutes,

@@ -10,7 +10,7 @@ import { forwardRequest } from "./forward.ts";
 import { createMatcher } from "./match.ts";
 import { peekOrganizationId } from "./peek-body.ts";
 import { resolveActive, resolveOrganization, resolveWorkspace } from "./resolve.ts";
-import { routeTable } from "./routes.ts";
+import { routesFor } from "./routes.ts";
 
 /** The largest body the gateway buffers to read organization_id (the tenant's upload limit is the same). */
 export const PEEK_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -20,12 +20,13 @@ const isGatewayPath = (path: string) =>
   path === "/api" || path.startsWith("/api/") || path === "/mcp" || path.startsWith("/mcp/");
 
 /**
- * THE authorization gateway, in front of every /api and /mcp request: match the route table, authenticate,
- * resolve organization/workspace/role, answer 401/403/404, then either hand over to a control route (with the
- * decision in c.var.access) or sign the inter-service token and forward to tenant or mcp.
+ * THE authorization gateway, in front of every /api and /mcp request and the table's /auth rows: match the route
+ * table, authenticate, resolve organization/workspace/role, answer 401/403/404, then either hand over to a control
+ * route (with the decision in c.var.access) or sign the inter-service token and forward to tenant or mcp. Any other
+ * /auth path (better-auth's endpoints in the session profile, session/routes.ts) is not the gateway's.
  */
 export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
-  const match = createMatcher(routeTable);
+  const match = createMatcher(routesFor(ctx.env.AUTH_MODE));
   const policy = { platformAdminBypass: ctx.env.AUTH_MODE === "session" };
   const resolver: StandingResolver = {
     active: (userId, sessionOrganizationId) => resolveActive(ctx.database, userId, sessionOrganizationId),
@@ -35,8 +36,10 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
 
   return async (c, next) => {
     const path = c.req.path;
-    if (!isGatewayPath(path)) return next();
+    const gatewayPath = isGatewayPath(path);
+    if (!gatewayPath && !path.startsWith("/auth/")) return next();
     const found = match(c.req.method, path);
+    if (!found && !gatewayPath) return next();
     if (!found) {
       // Unknown routes answer 401 before 404, so probing without credentials learns nothing.
       if (!(await ctx.authenticate(c))) throw unauthenticated();

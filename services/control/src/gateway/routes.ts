@@ -1,9 +1,9 @@
 import type { Capability } from "@ams/shared";
 
 /**
- * THE access table: every route the product serves under /api and /mcp, who may call it and against which
- * organization it is authorized. The gateway decides from it alone; the authorization test reads it too, and fails
- * when a route that control or tenant serves is missing here.
+ * THE access table: every route the product serves under /api and /mcp (and the session profile's JSON routes under
+ * /auth), who may call it and against which organization it is authorized. The gateway decides from it alone; the
+ * authorization test reads it too, and fails when a route that control or tenant serves is missing here.
  */
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
 
@@ -48,6 +48,8 @@ export type RouteRule = {
   admin?: "required" | "refused";
   /** The path the upstream receives, when it differs (MCP). */
   forwardPath?: string;
+  /** Served only in this profile (AUTH_MODE); elsewhere the gateway knows no such route (404). */
+  profile?: "session";
 };
 
 const read = "model:read" as const;
@@ -59,7 +61,7 @@ const r = (
   upstream: UpstreamName,
   auth: Auth,
   target: Target,
-  extra: Partial<Pick<RouteRule, "need" | "admin" | "forwardPath">> = {},
+  extra: Partial<Pick<RouteRule, "need" | "admin" | "forwardPath" | "profile">> = {},
 ): RouteRule => ({ method, path, upstream, auth, target, ...extra });
 
 /** Model routes: tenant, authorized against the active workspace. */
@@ -91,6 +93,11 @@ export const routeTable: readonly RouteRule[] = [
   r("POST", "/api/auth/change-password", "control", "session", "none"),
   r("POST", "/api/auth/change-password/skip", "control", "session", "none"),
   r("GET", "/api/me", "control", "any", "none"),
+  // The session profile's own JSON routes beside better-auth's sign-in endpoints (session/routes.ts allows only the
+  // ones the product uses): the providers to sign in with, the caller's sessions and their revocation.
+  r("GET", "/auth/providers", "control", "public", "none", { profile: "session" }),
+  r("GET", "/auth/sessions", "control", "session", "none", { profile: "session" }),
+  r("DELETE", "/auth/sessions/:id", "control", "session", "none", { profile: "session" }),
   // Organizations and members
   r("GET", "/api/organizations", "control", "any", "none"),
   r("PUT", "/api/organizations/:id", "control", "any", "org-param", { need: "org:rename" }),
@@ -109,20 +116,31 @@ export const routeTable: readonly RouteRule[] = [
   r("POST", "/api/organizations/:id/invitations/:invitationId/resend", "control", "any", "org-param", {
     need: "org:members",
   }),
-  // Teams (session profile): anyone in the organization reads them, owners and admins manage them and assign
-  // workspaces to them.
-  r("GET", "/api/organizations/:id/teams", "control", "any", "org-param", { need: read }),
-  r("POST", "/api/organizations/:id/teams", "control", "any", "org-param", { need: "org:members" }),
-  r("PUT", "/api/organizations/:id/teams/:teamId", "control", "any", "org-param", { need: "org:members" }),
-  r("DELETE", "/api/organizations/:id/teams/:teamId", "control", "any", "org-param", { need: "org:members" }),
+  // Teams (session profile only: the local profile has none): anyone in the organization reads them, owners and
+  // admins manage them and assign workspaces to them.
+  r("GET", "/api/organizations/:id/teams", "control", "any", "org-param", { need: read, profile: "session" }),
+  r("POST", "/api/organizations/:id/teams", "control", "any", "org-param", { need: "org:members", profile: "session" }),
+  r("PUT", "/api/organizations/:id/teams/:teamId", "control", "any", "org-param", {
+    need: "org:members",
+    profile: "session",
+  }),
+  r("DELETE", "/api/organizations/:id/teams/:teamId", "control", "any", "org-param", {
+    need: "org:members",
+    profile: "session",
+  }),
   r("PUT", "/api/organizations/:id/teams/:teamId/members/:userId", "control", "any", "org-param", {
     need: "org:members",
+    profile: "session",
   }),
   r("DELETE", "/api/organizations/:id/teams/:teamId/members/:userId", "control", "any", "org-param", {
     need: "org:members",
+    profile: "session",
   }),
-  r("GET", "/api/workspaces/:id/teams", "control", "any", "workspace-param", { need: read }),
-  r("PUT", "/api/workspaces/:id/teams", "control", "any", "workspace-param", { need: "org:members" }),
+  r("GET", "/api/workspaces/:id/teams", "control", "any", "workspace-param", { need: read, profile: "session" }),
+  r("PUT", "/api/workspaces/:id/teams", "control", "any", "workspace-param", {
+    need: "org:members",
+    profile: "session",
+  }),
   r("GET", "/api/invitations/:token", "control", "any", "none"),
   r("POST", "/api/invitations/:token/accept", "control", "any", "none"),
   // Personal API tokens: managed from a signed-in session only, never with a token
@@ -216,3 +234,8 @@ export const routeTable: readonly RouteRule[] = [
   mcp("GET", "/mcp/"),
   mcp("DELETE", "/mcp/"),
 ];
+
+/** The rows a deployment serves: a profile's own rows only in that profile (AUTH_MODE). */
+export function routesFor(mode: "local" | "session"): readonly RouteRule[] {
+  return routeTable.filter((rule) => rule.profile === undefined || rule.profile === mode);
+}

@@ -1,80 +1,97 @@
-import type { Database } from "@ams/db";
+import { AppError } from "@ams/shared";
 import type { Context } from "hono";
 import { clientIp } from "../auth/client-ip.ts";
-import type { LoginLimiter } from "../auth/login-limit.ts";
 import { normalizeUsername } from "../auth/users.ts";
-import type { ControlEnv } from "../env.ts";
-import { unauthenticated } from "../gateway/authorize.ts";
+import type { ControlContext } from "../context.ts";
 import type { App } from "../http/app-env.ts";
-import type { SessionLookup } from "./authenticate.ts";
+import { registerControlRoutes } from "../http/route.ts";
 import { SESSION_BASE_PATH, type SessionAuth } from "./better-auth.ts";
-import { listProviders } from "./providers.ts";
-import { listSessions, revokeSession } from "./sessions.ts";
+import { sessionRoutes } from "./contracts.ts";
+import { PROVIDER_SIGN_IN_PATH, providerSignInEnabled } from "./providers.ts";
 
-/** Endpoints after which this process forgets the caller's cached session lookups (the session just ended). */
-const ENDING = ["/sign-out", "/revoke-session", "/revoke-sessions", "/revoke-other-sessions", "/change-password"];
+type Method = "GET" | "POST";
+/** One better-auth endpoint the product uses, and whether the caller's cached session lookups end with it. */
+type Allowed = { method: Method; path: string; ends?: boolean; when?: (ctx: ControlContext) => boolean };
+
+const providerConfigured = (ctx: ControlContext) => providerSignInEnabled(ctx.env);
 
 /**
- * The session profile's sign-in surface under /auth/*: better-auth's handler (POST /auth/sign-in/username, under
- * the database sign-in limit; POST /auth/change-password; POST /auth/sign-out, GET /auth/list-sessions,
- * POST /auth/revoke-session, /auth/revoke-other-sessions, GET /auth/get-session, the provider sign-in
- * POST /auth/sign-in/social and its GET /auth/callback/:provider) and ours: GET /auth/providers, GET /auth/sessions
- * (the caller's sessions without tokens) and DELETE /auth/sessions/:id (revoke one). better-auth checks the Origin of
- * its own POSTs against the trusted origins. The session token never appears in an answer body (only in the
- * httpOnly cookie), so no script can read it.
+ * THE better-auth endpoints a browser may reach (paths under /auth). Everything else better-auth serves — its admin
+ * plugin (set-role, impersonate-user, create-user, remove-user, set-user-password, ban-user, list-users…),
+ * update-user, change-email, delete-user, sign-up, the e-mail sign-in, password reset, account linking, its raw
+ * session listing (tokens included) — answers 404: those bypass the product's own rules (last owner, forced password
+ * change, the gateway's authorization). The platform admin manages accounts and roles through /api.
  */
-export function registerSessionAuthRoutes(
-  app: App,
-  deps: {
-    auth: SessionAuth;
-    lookup: SessionLookup;
-    env: ControlEnv;
-    database: Database;
-    clock: () => Date;
-    limiter: LoginLimiter;
-  },
-): void {
-  const caller = async (c: Context) => {
-    const principal = await deps.lookup.authenticate(c);
-    if (!principal?.sessionId) throw unauthenticated();
-    return principal;
-  };
-  app.get(`${SESSION_BASE_PATH}/providers`, (c) => c.json({ providers: listProviders(deps.env) }));
-  app.get(`${SESSION_BASE_PATH}/sessions`, async (c) => {
-    const principal = await caller(c);
-    return c.json({ sessions: await listSessions(deps.database, principal, deps.clock()) });
-  });
-  app.delete(`${SESSION_BASE_PATH}/sessions/:id`, async (c) => {
-    const principal = await caller(c);
-    await revokeSession(deps.database, principal, c.req.param("id"));
-    deps.lookup.forgetUser(principal.userId);
-    return c.body(null, 204);
-  });
+export const ALLOWED_BETTER_AUTH: readonly Allowed[] = [
+  // The username sign-in has its own route below (the database sign-in limit).
+  { method: "POST", path: "/sign-in/username" },
+  { method: "POST", path: "/sign-out", ends: true },
+  // The forced or chosen password change (revokes the other sessions, better-auth.ts).
+  { method: "POST", path: "/change-password", ends: true },
+  // A provider sign-in (Keycloak through the generic OAuth plugin), only when one is configured.
+  { method: "POST", path: PROVIDER_SIGN_IN_PATH.slice(SESSION_BASE_PATH.length), when: providerConfigured },
+  { method: "GET", path: "/callback/:id", when: providerConfigured },
+];
+
+/** A provider id in the callback path: better-auth sees exactly this path, never an encoded other one. */
+const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The session profile's sign-in surface under /auth/*: our JSON routes (GET /auth/providers, GET /auth/sessions,
+ * DELETE /auth/sessions/:id: contracts.ts, through the gateway's table) and the allow-listed better-auth endpoints
+ * above. Any other /auth path answers 404 problem+json. better-auth checks the Origin of its own POSTs against the
+ * trusted origins. The session token never appears in an answer body (only in the httpOnly cookie), so no script
+ * can read it.
+ */
+export function registerSessionAuthRoutes(app: App, ctx: ControlContext): void {
+  const session = ctx.session;
+  if (!session) throw new Error("registerSessionAuthRoutes needs AUTH_MODE=session");
+  registerControlRoutes(app, ctx, sessionRoutes);
   // The sign-in limit of the local profile, on the same database rows, so every control replica counts the same
   // failures: 5 per 15 minutes per address, 5 per username from one address, 50 per username from anywhere; 429
   // with Retry-After. A success clears that username's failures from that address.
   app.post(`${SESSION_BASE_PATH}/sign-in/username`, async (c) => {
-    const body: unknown = await c.req.raw
+    const request = canonical(c, "/sign-in/username");
+    const body: unknown = await request
       .clone()
       .json()
       .catch(() => null);
     const name = body && typeof body === "object" && "username" in body ? body.username : undefined;
     // Without a username better-auth answers the validation error; nothing to count.
-    if (typeof name !== "string" || !name.trim()) return withoutSessionToken(await deps.auth.handler(c.req.raw));
-    const ip = clientIp(c, deps.env.TRUST_PROXY_HOPS);
-    const attempt = await deps.limiter.begin({ username: normalizeUsername(name), ip });
-    const response = await deps.auth.handler(c.req.raw);
+    if (typeof name !== "string" || !name.trim()) return withoutSessionToken(await session.auth.handler(request));
+    const ip = clientIp(c, ctx.env.TRUST_PROXY_HOPS);
+    const attempt = await ctx.limiter.begin({ username: normalizeUsername(name), ip });
+    const response = await session.auth.handler(request);
     if (response.ok) await attempt.succeeded();
     return withoutSessionToken(response);
   });
-  app.on(["GET", "POST"], `${SESSION_BASE_PATH}/*`, async (c) => {
-    const subPath = c.req.path.slice(SESSION_BASE_PATH.length);
-    const ending = ENDING.includes(subPath);
-    const before = ending ? await deps.lookup.authenticate(c).catch(() => null) : null;
-    const response = await deps.auth.handler(c.req.raw);
-    if (before) deps.lookup.forgetUser(before.userId);
-    return withoutSessionToken(response);
+  for (const allowed of ALLOWED_BETTER_AUTH) {
+    if (allowed.path === "/sign-in/username" || (allowed.when && !allowed.when(ctx))) continue;
+    app.on(allowed.method, `${SESSION_BASE_PATH}${allowed.path}`, async (c) => {
+      const id = c.req.param("id");
+      if (id !== undefined && !PROVIDER_ID.test(id)) throw notFound();
+      const path = id === undefined ? allowed.path : allowed.path.replace(":id", id);
+      const before = allowed.ends ? await session.lookup.authenticate(c).catch(() => null) : null;
+      const response = await passThrough(session.auth, canonical(c, path));
+      if (before) session.lookup.forgetUser(before.userId);
+      return response;
+    });
+  }
+  app.all(`${SESSION_BASE_PATH}/*`, () => {
+    throw notFound();
   });
+}
+
+const notFound = () => new AppError("NOT_FOUND", "No such route");
+
+/** The request as better-auth must see it: the allowed path exactly, the caller's query, method, headers and body. */
+function canonical(c: Context, path: string): Request {
+  const url = new URL(c.req.url);
+  return new Request(new URL(`${SESSION_BASE_PATH}${path}${url.search}`, url.origin), c.req.raw);
+}
+
+async function passThrough(auth: SessionAuth, request: Request): Promise<Response> {
+  return withoutSessionToken(await auth.handler(request));
 }
 
 /** better-auth answers sign-in with `{token, user}`; the token belongs in the httpOnly cookie only. */

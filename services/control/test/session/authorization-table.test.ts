@@ -2,7 +2,8 @@ import { teamMembers, teams, workspaceTeams } from "@ams/db";
 import { type OrgRole, roleHas, silentLogger } from "@ams/shared";
 import { createTenantApp } from "@ams/tenant";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RouteRule, routeTable } from "../../src/gateway/routes.ts";
+import { type RouteRule, routesFor } from "../../src/gateway/routes.ts";
+import { ALLOWED_BETTER_AUTH } from "../../src/session/routes.ts";
 import { type Credentials, cookiesOf, createHarness, type Harness, type TestUser } from "../support/harness.ts";
 import { createFixtures, type Fixtures, type Home } from "../support/table-fixtures.ts";
 import { type Caller, requests, ruleKey } from "../support/table-requests.ts";
@@ -270,8 +271,26 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h.close());
 
+const table = routesFor("session");
+const norm = (path: string) => path.replace(/:[^/]+/g, ":");
+
+describe("the session profile's table covers every route control serves", () => {
+  test("every /api, /mcp and /auth route is in the table, except the allow-listed better-auth endpoints", () => {
+    const betterAuth = (method: string, path: string) =>
+      ALLOWED_BETTER_AUTH.some((a) => a.method === method && `/auth${a.path}` === path);
+    const missing = h.app.routes
+      .filter((r) => r.method !== "ALL" && /^\/(api|mcp|auth)(\/|$)/.test(r.path))
+      .filter((r) => !betterAuth(r.method, r.path))
+      .filter((r) => !table.some((t) => t.method === r.method && norm(t.path) === norm(r.path)))
+      .map((r) => `${r.method} ${r.path}`);
+    expect(missing).toEqual([]);
+    expect(table.some((t) => t.path === "/api/organizations/:id/teams")).toBe(true);
+    expect(table.some((t) => t.path === "/auth/sessions")).toBe(true);
+  });
+});
+
 describe("session profile: route x caller -> status", () => {
-  for (const rule of routeTable) {
+  for (const rule of table) {
     test(ruleKey(rule), async () => {
       const mismatches: string[] = [];
       for (const p of personas) {

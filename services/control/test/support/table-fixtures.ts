@@ -6,6 +6,7 @@ import {
   oauthClients,
   oauthRequests,
   organizations,
+  sessions,
   teamMembers,
   teams,
   users,
@@ -112,6 +113,13 @@ export function createFixtures(h: Harness, ownerToken: string) {
       const acct = await f.account();
       await h.db.insert(memberships).values({ organizationId: org, userId: acct.id, role });
       return acct.id;
+    },
+    /** Another session of the user (session profile), as if signed in elsewhere: what revoking one ends. */
+    async spareSession(userId: string) {
+      const id = randomUUID();
+      const expiresAt = new Date(h.clock.now().getTime() + 24 * 3600_000);
+      await h.db.insert(sessions).values({ id, token: randomBytes(24).toString("hex"), userId, expiresAt });
+      return id;
     },
     async team(org: string) {
       const [row] = await h.db

@@ -36,6 +36,10 @@ export const requests: Record<string, Builder> = {
     }),
   "POST /api/auth/change-password/skip": async () => p("/api/auth/change-password/skip"),
   "GET /api/me": async () => p("/api/me"),
+  "GET /auth/providers": async () => p("/auth/providers"),
+  "GET /auth/sessions": async () => p("/auth/sessions"),
+  "DELETE /auth/sessions/:id": async (f, c, real) =>
+    p(`/auth/sessions/${real && c.userId ? await f.spareSession(c.userId) : crypto.randomUUID()}`),
   "GET /api/organizations": async () => p("/api/organizations"),
   "PUT /api/organizations/:id": async (_f, c) => p(`/api/organizations/${c.home.org}`, { name: "Renamed Org" }),
   "POST /api/organizations/:id/activate": async (_f, c) => p(`/api/organizations/${c.home.org}/activate`),
