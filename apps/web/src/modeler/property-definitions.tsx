@@ -74,9 +74,10 @@ export function PropertyDefinitionsDialog(props: { onClose(): void }) {
           onSubmit={async (e) => {
             e.preventDefault();
             const body = enumeration ? { name, type, allowed_values: nonEmpty(parseValues(values)) } : { name, type };
+            // Cleared only if unchanged meanwhile: what was typed while the request ran is kept.
             if (await run(() => api.post("/api/property-definitions", body))) {
-              setName("");
-              setValues("");
+              setName((now) => (now === body.name ? "" : now));
+              setValues((now) => (now === values ? "" : now));
             }
           }}
         >
@@ -187,7 +188,7 @@ function DefinitionRow(props: { definition: PropertyDefinition; run(work: () => 
             />
             <button
               type="button"
-              aria-label={`Save allowed values of ${d.name}`}
+              aria-label={`Save values of ${d.name}`}
               onClick={async () => {
                 const list = nonEmpty(parseValues(values));
                 const ok = await update(
