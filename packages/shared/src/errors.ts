@@ -93,6 +93,22 @@ export const invalid = (path: string, message: string, see?: Pointer) =>
   new AppError("VALIDATION", `${path}: ${message}`, { errors: [{ path, message }], see });
 
 /** RFC 9457 problem body; a 500 never carries the internal message. */
+/**
+ * A value that must exist at this point: the row an INSERT ... RETURNING gives back, an entry put in a map just
+ * before. Its absence is a defect (or a concurrent delete the caller did not lock against), answered as INTERNAL
+ * naming what was missing instead of a TypeError on `undefined` further on. Not for what a caller may ask for and
+ * not find: that is NOT_FOUND, said where the lookup is.
+ */
+export function mustExist<T>(value: T | null | undefined, what: string): T {
+  if (value === undefined || value === null) throw new AppError("INTERNAL", `${what} is missing`);
+  return value;
+}
+
+/** The first row of a statement that answers exactly one (INSERT ... RETURNING); INTERNAL naming `what` if none. */
+export function first<T>(rows: readonly T[], what: string): T {
+  return mustExist(rows[0], what);
+}
+
 export type Problem = {
   type: string;
   title: string;

@@ -1,5 +1,5 @@
 import type { Database, DbOrTx } from "@ams/db";
-import { invalid, notFound } from "@ams/shared";
+import { first, invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import { deleteDanglingConnections } from "../cascade.ts";
@@ -49,7 +49,7 @@ export async function createConnection({
     }
     const id = input.id ?? newId();
     if (input.id) await assertIdentifierFree(database, tx, ws, id);
-    const [row] = await database.rows<ConnectionRow>(
+    const rows = await database.rows<ConnectionRow>(
       sql`insert into connections (workspace_id, id, view_id, ord, kind, relationship_id, source_id, target_id, bendpoints, label, style)
           values (${ws}, ${id}, ${input.view_id},
             coalesce((select max(ord) + 1 from connections where workspace_id = ${ws} and view_id = ${input.view_id}), 0),
@@ -59,7 +59,7 @@ export async function createConnection({
           returning ${connectionColumns}`,
       tx,
     );
-    return toConnection(row!);
+    return toConnection(first(rows, "The inserted connection"));
   });
 }
 

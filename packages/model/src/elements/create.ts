@@ -1,3 +1,4 @@
+import { first } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { newId } from "../ids.ts";
@@ -13,18 +14,19 @@ export async function createElement({ ctx, input }: Verb<CreateElementInput>): P
   return database.db.transaction(async (tx) => {
     const id = input.id ?? newId();
     if (input.id) await assertIdentifierFree(database, tx, ws, id);
-    const [row] = await database.rows<ElementRow>(
+    const rows = await database.rows<ElementRow>(
       sql`insert into elements (workspace_id, id, ord, type, name, documentation)
           values (${ws}, ${id}, coalesce((select max(ord) + 1 from elements where workspace_id = ${ws}), 0),
             ${type}, ${input.name}, ${input.documentation ?? null})
           returning id, type, name, documentation`,
       tx,
     );
+    const row = first(rows, "The inserted element");
     if (input.properties) {
       await writeProperties(database, tx, ws, { kind: "element", id }, input.properties, true);
       const props = await readProperties(database, ws, "element", id, tx);
-      return toElement(row!, props.get(id));
+      return toElement(row, props.get(id));
     }
-    return toElement(row!);
+    return toElement(row);
   });
 }

@@ -1,5 +1,5 @@
 import type { I18n } from "@ams/db";
-import { isElementType, resolveElementType, resolveRelationshipType } from "@ams/shared";
+import { isElementType, mustExist, resolveElementType, resolveRelationshipType } from "@ams/shared";
 import { emptyDocument, type ModelDocument, type Warning } from "./document.ts";
 import { ACCESS_TYPES, ARCHIMATE_2_NS, ARCHIMATE_NS, DATA_TYPES, XSI_NS } from "./format.ts";
 import {
@@ -38,6 +38,8 @@ export type ParseOptions = {
  */
 export function parseExchange(xml: string, opts: ParseOptions = {}): { document: ModelDocument; warnings: Warning[] } {
   const state: { ctx?: ParseContext } = {};
+  // readXml calls onRoot before anything closes, and refuses a document without a root element.
+  const opened = () => mustExist(state.ctx, "The parse context of the root element");
   let root: XmlNode;
   try {
     root = readXml(xml, {
@@ -45,7 +47,7 @@ export function parseExchange(xml: string, opts: ParseOptions = {}): { document:
       onRoot: (node) => {
         state.ctx = openModel(xml, node, opts);
       },
-      onClose: (node, parent) => consumeItem(state.ctx!, node, parent),
+      onClose: (node, parent) => consumeItem(opened(), node, parent),
     });
   } catch (err) {
     if (err instanceof XmlSyntaxError) {
@@ -57,7 +59,7 @@ export function parseExchange(xml: string, opts: ParseOptions = {}): { document:
     }
     throw err;
   }
-  const ctx = state.ctx!;
+  const ctx = opened();
   readModel(ctx, root);
   resolveReferences(ctx);
   if (ctx.errors.length > 0) throw refused(ctx.errors);

@@ -58,7 +58,7 @@ function writeNode(out: string[], children: Map<string | null, ViewNodeRow[]>, n
   if ((type === "Label" && kids !== undefined) || (type === "Element" && n.elementId === null)) type = "Container";
   const style = n.style as NodeStyleExt | null;
   out.push(ind, '<node identifier="', escapeAttr(n.id), '"');
-  if (type === "Element") out.push(' elementRef="', escapeAttr(n.elementId!), '"');
+  if (type === "Element" && n.elementId !== null) out.push(' elementRef="', escapeAttr(n.elementId), '"');
   out.push(' xsi:type="', type, '" x="', String(clampInt(n.x, 0, Number.MAX_SAFE_INTEGER)));
   out.push('" y="', String(clampInt(n.y, 0, Number.MAX_SAFE_INTEGER)), '" w="');
   out.push(
@@ -86,10 +86,11 @@ function writeNode(out: string[], children: Map<string | null, ViewNodeRow[]>, n
 
 function writeConnection(out: string[], c: ConnectionRow): void {
   const style = c.style as ConnectionStyleExt | null;
-  const isRelationship = c.kind === "relationship" && c.relationshipId !== null;
+  const relationshipRef = c.kind === "relationship" ? c.relationshipId : null;
+  const isRelationship = relationshipRef !== null;
   const type = isRelationship ? (style?.nesting ? "NestingRelationship" : "Relationship") : "Line";
   out.push(indent(4), '<connection identifier="', escapeAttr(c.id), '"');
-  if (isRelationship) out.push(' relationshipRef="', escapeAttr(c.relationshipId!), '"');
+  if (relationshipRef !== null) out.push(' relationshipRef="', escapeAttr(relationshipRef), '"');
   out.push(' xsi:type="', type, '"');
   if (c.sourceId !== "") out.push(' source="', escapeAttr(c.sourceId), '"');
   if (c.targetId !== "") out.push(' target="', escapeAttr(c.targetId), '"');

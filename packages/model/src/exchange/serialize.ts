@@ -77,7 +77,8 @@ export function serializeExchange(doc: ModelDocument, _opts: SerializeOptions = 
       out.push(i2, '<relationship identifier="', escapeAttr(r.id), '" source="', escapeAttr(r.sourceId));
       out.push('" target="', escapeAttr(r.targetId), '" xsi:type="', r.type, '"');
       if (r.type === "Access" && r.accessType != null) {
-        const access = ACCESS_TYPES.find((t) => t.toLowerCase() === r.accessType!.replace(/[\s_-]/g, "").toLowerCase());
+        const written = r.accessType.replace(/[\s_-]/g, "").toLowerCase();
+        const access = ACCESS_TYPES.find((t) => t.toLowerCase() === written);
         if (access !== undefined) out.push(' accessType="', access, '"');
       }
       if (r.type === "Association" && r.isDirected != null) out.push(' isDirected="', String(r.isDirected), '"');

@@ -239,8 +239,14 @@ function readDocument(src: string, opts: ReadOptions): XmlNode {
         throw new XmlSyntaxError(start, `elements are nested deeper than ${maxDepth} levels`);
       stack.push(node);
       cur = node;
-    } else if (onClose !== undefined && (stack.length === 2 || stack.length === 3) && onClose(node, cur!)) {
-      cur!.children!.pop();
+    } else if (
+      onClose !== undefined &&
+      cur !== null &&
+      (stack.length === 2 || stack.length === 3) &&
+      onClose(node, cur)
+    ) {
+      // Consumed: taken back out of the parent it was just appended to.
+      cur.children?.pop();
     }
     return j;
   }

@@ -1,4 +1,4 @@
-import { invalid, notFound } from "@ams/shared";
+import { first, invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import { deleteDanglingConnections } from "../cascade.ts";
@@ -59,7 +59,7 @@ export async function createNode({
         );
       }
     }
-    const [row] = await database.rows<NodeRow>(
+    const rows = await database.rows<NodeRow>(
       sql`insert into view_nodes (workspace_id, id, view_id, parent_id, ord, kind, element_id, x, y, w, h, label, style)
           values (${ws}, ${id}, ${input.view_id}, ${input.parent_id ?? null},
             coalesce((select max(ord) + 1 from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id}), 0),
@@ -68,7 +68,7 @@ export async function createNode({
           returning ${nodeColumns}`,
       tx,
     );
-    return toNode(row!);
+    return toNode(first(rows, "The inserted node"));
   });
 }
 
@@ -93,7 +93,8 @@ export async function updateNode({
           returning ${nodeColumns}`,
       tx,
     );
-    return toNode(row!);
+    if (!row) throw notFound("Node", input.id);
+    return toNode(row);
   });
 }
 

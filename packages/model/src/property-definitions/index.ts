@@ -1,4 +1,4 @@
-import { AppError, invalid, notFound } from "@ams/shared";
+import { AppError, first, invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
@@ -113,14 +113,14 @@ export async function createPropertyDefinition({
     await assertNameFree(ctx, tx, ws, input.name);
     const id = input.id ?? newId();
     if (input.id) await assertIdentifierFree(ctx.database, tx, ws, id);
-    const [row] = await ctx.database.rows<DefinitionRow>(
+    const rows = await ctx.database.rows<DefinitionRow>(
       sql`insert into property_definitions (workspace_id, id, ord, name, type, allowed_values)
           values (${ws}, ${id}, coalesce((select max(ord) + 1 from property_definitions where workspace_id = ${ws}), 0),
             ${input.name}, ${type}, ${textArray(allowed)})
           returning ${columns}`,
       tx,
     );
-    return row!;
+    return first(rows, "The inserted property definition");
   });
 }
 
@@ -150,7 +150,8 @@ export async function updatePropertyDefinition({
           where workspace_id = ${ws} and id = ${input.id} returning ${columns}`,
       tx,
     );
-    return row!;
+    if (!row) throw notFound("Property definition", input.id);
+    return row;
   });
 }
 

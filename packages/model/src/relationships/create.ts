@@ -1,3 +1,4 @@
+import { first } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
@@ -28,7 +29,7 @@ export async function createRelationship({ ctx, input }: Verb<CreateRelationship
       endpointType(database, tx, ws, input.target, "target"),
     ]);
     assertAllowed(type, s, t);
-    const [row] = await database.rows<RelationshipRow>(
+    const rows = await database.rows<RelationshipRow>(
       sql`insert into relationships (workspace_id, id, ord, type, source_id, target_id, name, documentation,
             is_directed, access_type, influence_strength)
           values (${ws}, ${id}, coalesce((select max(ord) + 1 from relationships where workspace_id = ${ws}), 0),
@@ -39,9 +40,10 @@ export async function createRelationship({ ctx, input }: Verb<CreateRelationship
           returning ${relationshipColumns}`,
       tx,
     );
-    if (!input.properties) return toRelationship(row!);
+    const row = first(rows, "The inserted relationship");
+    if (!input.properties) return toRelationship(row);
     await writeProperties(database, tx, ws, { kind: "relationship", id }, input.properties, true);
     const props = await readProperties(database, ws, "relationship", id, tx);
-    return toRelationship(row!, props.get(id));
+    return toRelationship(row, props.get(id));
   });
 }

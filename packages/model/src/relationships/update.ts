@@ -1,4 +1,4 @@
-import { invalid } from "@ams/shared";
+import { invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
@@ -51,9 +51,10 @@ export async function updateRelationship({
           where workspace_id = ${ws} and id = ${input.id} returning ${relationshipColumns}`,
       tx,
     );
+    if (!row) throw notFound("Relationship", input.id);
     if (input.properties)
       await writeProperties(database, tx, ws, { kind: "relationship", id: input.id }, input.properties, false);
     const props = await readProperties(database, ws, "relationship", input.id, tx);
-    return toRelationship(row!, props.get(input.id));
+    return toRelationship(row, props.get(input.id));
   });
 }

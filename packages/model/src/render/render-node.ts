@@ -17,7 +17,7 @@ import { colorOf, escapeXml, num, opacityOf, str } from "./escape.ts";
 import { pluginIconMarkup } from "./plugin-icon.ts";
 import type { Box } from "./route.ts";
 import { prepareText, textWidth, wrapText } from "./text.ts";
-import type { RenderNode } from "./types.ts";
+import type { RenderElement, RenderNode } from "./types.ts";
 
 const PAD_X = 5;
 const PAD_Y = 3;
@@ -122,16 +122,16 @@ function centredText(text: string, f: TextFrame, font: Font, top: boolean): stri
 
 function iconMarkup(
   ctx: RenderContext,
-  node: RenderNode,
+  el: RenderElement,
   kind: ShapeKind,
   b: Box,
   fill: string,
 ): { bottom: number; left: number; markup: string } | null {
-  const type = node.element!.type;
+  const type = el.type;
   const size = Math.min(ICON_BOX, Math.max(8, b.h * 0.3));
   if (b.w < size * 2.5 || b.h < size + 4) return null;
   const at = iconOrigin(kind, b.x, b.y, b.w, b.h, size, ICON_MARGIN);
-  const value = str(node.element!.iconPack);
+  const value = str(el.iconPack);
   const plugin = value ? ctx.pluginIcon(value) : null;
   let markup: string;
   if (plugin) {
@@ -145,8 +145,14 @@ function iconMarkup(
   return { bottom: at.y + size + 1, left: at.x, markup };
 }
 
-function elementNode(ctx: RenderContext, node: RenderNode, b: Box, hasChildren: boolean, out: string[]): void {
-  const el = node.element!;
+function elementNode(
+  ctx: RenderContext,
+  node: RenderNode,
+  el: RenderElement,
+  b: Box,
+  hasChildren: boolean,
+  out: string[],
+): void {
   const notation = elementNotation(el.type);
   const kind = notation.shape;
   const font = fontOf(node.style?.font);
@@ -167,7 +173,7 @@ function elementNode(ctx: RenderContext, node: RenderNode, b: Box, hasChildren: 
     return;
   }
   out.push(shapeMarkup(kind, b, paint));
-  const icon = iconMarkup(ctx, node, kind, b, paint.fill);
+  const icon = iconMarkup(ctx, el, kind, b, paint.fill);
   if (icon) out.push(icon.markup);
   if (name) out.push(centredText(name, frameOf(kind, b, icon), font, hasChildren));
 }
@@ -199,7 +205,7 @@ export function renderNode(ctx: RenderContext, node: RenderNode, b: Box, hasChil
   const out = ctx.out;
   const kindAttr = node.element ? ` data-type="${escapeXml(node.element.type)}"` : "";
   out.push(`<g class="node" data-id="${escapeXml(node.id)}" data-kind="${escapeXml(node.kind)}"${kindAttr}>`);
-  if (node.kind === "element" && node.element) elementNode(ctx, node, b, hasChildren, out);
+  if (node.kind === "element" && node.element) elementNode(ctx, node, node.element, b, hasChildren, out);
   else if (node.kind === "label") labelNode(node, b, out);
   else if (node.kind === "container") containerNode(node, b, out);
   else {

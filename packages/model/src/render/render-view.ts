@@ -110,7 +110,10 @@ export function renderViewSvg(input: RenderInput, opts: RenderOptions = {}): str
   const boxes = layoutBoxes(order, parentOf, input.coordinates === "relative");
 
   ctx.out.push('<g class="nodes">');
-  for (const n of order) renderNode(ctx, n, boxes.get(n.id)!, hasChildren.has(n.id));
+  for (const n of order) {
+    const box = boxes.get(n.id); // layoutBoxes gives every node of the order its box
+    if (box) renderNode(ctx, n, box, hasChildren.has(n.id));
+  }
   ctx.out.push('</g><g class="connections">');
   const router = new ConnectionRouter(boxes, connections);
   for (const c of connections) renderConnection(ctx, router, c);

@@ -130,7 +130,7 @@ export const MODEL_TABLE_ORDER = [
  */
 async function insertRows(database: Database, tx: DbOrTx, ws: string, table: Table, rows: readonly object[]) {
   const cols = Object.keys(table.columns);
-  const fields = Object.values(table.columns);
+  const pairs = Object.entries(table.columns);
   const columnList = sql.raw(cols.map((c) => `"${c}"`).join(", "));
   for (let start = 0; start < rows.length; start += CHUNK) {
     const parts: string[] = [];
@@ -138,9 +138,9 @@ async function insertRows(database: Database, tx: DbOrTx, ws: string, table: Tab
     for (let i = start; i < end; i++) {
       const row = rows[i] as Record<string, unknown>;
       const out: Record<string, unknown> = { workspace_id: ws };
-      for (let f = 0; f < fields.length; f++) {
-        const v = row[fields[f]!];
-        if (v !== undefined && v !== null) out[cols[f]!] = v;
+      for (const [col, field] of pairs) {
+        const v = row[field];
+        if (v !== undefined && v !== null) out[col] = v;
       }
       parts.push(JSON.stringify(out));
     }

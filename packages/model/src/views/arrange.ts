@@ -1,5 +1,5 @@
 import type { Database, DbOrTx } from "@ams/db";
-import { ELEMENT_TYPES, invalid } from "@ams/shared";
+import { ELEMENT_TYPES, invalid, mustExist } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { newId } from "../ids.ts";
@@ -71,7 +71,7 @@ async function layoutWholeView(database: Database, tx: DbOrTx, ws: string, viewI
   const moves: { id: string; x: number; y: number }[] = [];
   const delta = new Map<string, Point>();
   for (const n of tops) {
-    const p = layout.positions.get(n.id)!;
+    const p = mustExist(layout.positions.get(n.id), `The laid-out position of node ${n.id}`);
     delta.set(n.id, { x: p.x - n.x, y: p.y - n.y });
   }
   for (const n of nodes) {
@@ -170,19 +170,22 @@ export async function addToView({ ctx, input }: Verb<AddToViewInput & { view_id:
     const relationships = input.include_relationships
       ? await undrawnRelationships(database, tx, ws, input.view_id, wanted, [...nodeOfElement.keys()])
       : [];
-    const drawn = relationships.map((r) => ({
-      id: newId(),
-      relationship_id: r.id,
-      source: nodeOfElement.get(r.source_id)!,
-      target: nodeOfElement.get(r.target_id)!,
-    }));
+    // Both ends are on the view by now (undrawnRelationships is given every element with a node).
+    const drawn = relationships.flatMap((r) => {
+      const source = nodeOfElement.get(r.source_id);
+      const target = nodeOfElement.get(r.target_id);
+      return source && target ? [{ id: newId(), relationship_id: r.id, source, target }] : [];
+    });
 
     // Append: the new nodes laid out among themselves, the block placed below everything on the view.
     const bendpoints = new Map<string, Point[]>();
     if (input.layout === "append" && created.length > 0) {
       const createdIds = new Set(created.map((n) => n.id));
       const layout = await layeredLayout(
-        created.map((n) => ({ id: n.id, w: n.w, h: n.h, band: bandOf.get(typeOf.get(n.element_id)!) })),
+        created.map((n) => {
+          const type = typeOf.get(n.element_id);
+          return { id: n.id, w: n.w, h: n.h, band: type ? bandOf.get(type) : undefined };
+        }),
         drawn
           .filter((c) => createdIds.has(c.source) && createdIds.has(c.target))
           .map((c) => ({ id: c.id, source: c.source, target: c.target })),
@@ -192,7 +195,7 @@ export async function addToView({ ctx, input }: Verb<AddToViewInput & { view_id:
       // ELK's own padding is 20: the block's first row lands GAP below the lowest node (20 from the top when empty).
       const dx = Math.max(0, left - 20);
       for (const n of created) {
-        const p = layout.positions.get(n.id)!;
+        const p = mustExist(layout.positions.get(n.id), `The laid-out position of node ${n.id}`);
         n.x = p.x + dx;
         n.y = p.y + bottom;
       }
@@ -213,7 +216,10 @@ export async function addToView({ ctx, input }: Verb<AddToViewInput & { view_id:
         tx,
       );
       const at = new Map(placed.map((p) => [p.id, p]));
-      for (const n of created) Object.assign(n, { x: at.get(n.id)!.x, y: at.get(n.id)!.y });
+      for (const n of created) {
+        const p = mustExist(at.get(n.id), `The placed node ${n.id}`);
+        Object.assign(n, { x: p.x, y: p.y });
+      }
     }
     return {
       view_id: input.view_id,

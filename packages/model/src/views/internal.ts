@@ -77,11 +77,10 @@ export function toConnection(row: ConnectionRow) {
 
 /** Builds the node tree in source order from flat rows. */
 export function nodeTree(rows: NodeRow[]): ViewNode[] {
-  const byId = new Map<string, ViewNode>();
-  for (const r of rows) byId.set(r.id, toNode(r));
+  const built = rows.map((r) => [r, toNode(r)] as const);
+  const byId = new Map<string, ViewNode>(built.map(([r, node]) => [r.id, node]));
   const roots: ViewNode[] = [];
-  for (const r of rows) {
-    const node = byId.get(r.id)!;
+  for (const [r, node] of built) {
     const parent = r.parentId ? byId.get(r.parentId) : undefined;
     (parent ? parent.children : roots).push(node);
   }

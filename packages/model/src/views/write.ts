@@ -1,4 +1,4 @@
-import { notFound } from "@ams/shared";
+import { first, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { deleteFolderItems } from "../cascade.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
@@ -18,7 +18,7 @@ export async function createView({ ctx, input }: Verb<CreateViewInput>): Promise
   return database.db.transaction(async (tx) => {
     const id = input.id ?? newId();
     if (input.id) await assertIdentifierFree(database, tx, ws, id);
-    const [row] = await database.rows<ViewRow>(
+    const rows = await database.rows<ViewRow>(
       sql`insert into views (workspace_id, id, ord, name, viewpoint, documentation)
           values (${ws}, ${id}, coalesce((select max(ord) + 1 from views where workspace_id = ${ws}), 0),
             ${input.name}, ${viewpoint}, ${input.documentation ?? null})
@@ -27,7 +27,7 @@ export async function createView({ ctx, input }: Verb<CreateViewInput>): Promise
     );
     if (input.properties) await writeProperties(database, tx, ws, { kind: "view", id }, input.properties, true);
     const props = await readProperties(database, ws, "view", id, tx);
-    return { ...toView(row!, props.get(id)), nodes: [], connections: [] };
+    return { ...toView(first(rows, "The inserted view"), props.get(id)), nodes: [], connections: [] };
   });
 }
 
@@ -47,10 +47,11 @@ export async function updateView({ ctx, input }: Verb<UpdateViewInput & { id: st
           returning id, name, viewpoint, documentation`,
       tx,
     );
+    if (!row) throw notFound("View", input.id);
     if (input.properties)
       await writeProperties(database, tx, ws, { kind: "view", id: input.id }, input.properties, false);
     const props = await readProperties(database, ws, "view", input.id, tx);
-    return toView(row!, props.get(input.id));
+    return toView(row, props.get(input.id));
   });
 }
 

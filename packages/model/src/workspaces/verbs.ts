@@ -84,7 +84,8 @@ export async function updateWorkspace({ ctx, input }: Verb<UpdateWorkspaceInput 
           description = ${input.description === undefined ? cur.description : input.description}, updated_at = now()
         where id = ${input.id} and organization_id = ${org} returning ${workspaceColumns}`,
   );
-  return toWorkspace(row!, ctx.workspaceId);
+  if (!row) throw notFound("Workspace", input.id);
+  return toWorkspace(row, ctx.workspaceId);
 }
 
 /** Deletes the workspace and its model; a caller whose active workspace it was moves to another of the organization. */

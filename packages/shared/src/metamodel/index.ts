@@ -125,11 +125,18 @@ const relationshipBit = new Map<RelationshipType, number>(RELATIONSHIP_TYPES.map
 const bitOfLetter = new Map<string, number>(RELATIONSHIP_TYPES.map((t, i) => [t.letter, 1 << i]));
 const conceptCount = conceptIndex.size;
 const masks = new Uint16Array(conceptCount * conceptCount);
+/** A letter or concept of the table that the lists above lack is a defect of this module: it stops loading. */
+function tableEntry(map: Map<string, number>, key: string, what: string): number {
+  const value = map.get(key);
+  if (value === undefined) throw new TypeError(`the relationship table names an unknown ${what}: ${key}`);
+  return value;
+}
 for (const [source, targets] of Object.entries(RELATIONSHIP_TABLE)) {
+  const row = tableEntry(conceptIndex, source, "concept") * conceptCount;
   for (const [target, letters] of Object.entries(targets)) {
     let mask = 0;
-    for (const letter of letters) mask |= bitOfLetter.get(letter)!;
-    masks[conceptIndex.get(source)! * conceptCount + conceptIndex.get(target)!] = mask;
+    for (const letter of letters) mask |= tableEntry(bitOfLetter, letter, "relationship letter");
+    masks[row + tableEntry(conceptIndex, target, "concept")] = mask;
   }
 }
 const typesByMask = new Map<number, readonly RelationshipType[]>();
@@ -145,7 +152,7 @@ export function allowedRelationships(source: Concept, target: Concept): readonly
   const mask = maskOf(source, target);
   let types = typesByMask.get(mask);
   if (!types) {
-    types = Object.freeze(allRelationshipTypes.filter((type) => mask & relationshipBit.get(type)!));
+    types = Object.freeze(allRelationshipTypes.filter((type) => mask & (relationshipBit.get(type) ?? 0)));
     typesByMask.set(mask, types);
   }
   return types;

@@ -66,5 +66,7 @@ export type Expr =
   | { k: "reduce"; acc: string; init: Expr; variable: string; source: Expr; body: Expr }
   | { k: "patternComp"; variable?: string; pattern: Pattern; where?: Expr; proj: Expr }
   | { k: "pattern"; pattern: Pattern }
-  | { k: "subquery"; fn: "EXISTS" | "COUNT" | "COLLECT"; query?: Query; patterns?: Pattern[]; where?: Expr }
+  // A subquery is either a whole query (EXISTS { MATCH ... RETURN ... }) or patterns with a WHERE (EXISTS { (a)-->(b) }).
+  | { k: "subquery"; fn: "EXISTS" | "COUNT" | "COLLECT"; query: Query; patterns?: undefined; where?: undefined }
+  | { k: "subquery"; fn: "EXISTS" | "COUNT" | "COLLECT"; query?: undefined; patterns: Pattern[]; where?: Expr }
   | { k: "mapProj"; variable: string; items: MapProjItem[] };

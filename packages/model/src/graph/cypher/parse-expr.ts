@@ -396,7 +396,8 @@ function parseSubquery(c: Cursor, fn: "EXISTS" | "COUNT" | "COLLECT"): Expr {
     result = { k: "subquery", fn, patterns, where: c.acceptKw("where") ? parseExpr(c) : undefined };
   }
   const after = c.word();
-  if (after !== undefined && Object.hasOwn(REFUSED_CLAUSES, after)) refuse(REFUSED_CLAUSES[after]!, c.peek().pos);
+  if (after !== undefined && Object.hasOwn(REFUSED_CLAUSES, after))
+    refuse(REFUSED_CLAUSES[after] ?? `${after} is not allowed`, c.peek().pos);
   c.expectSym("}");
   c.leave();
   return result;

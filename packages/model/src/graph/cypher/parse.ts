@@ -68,7 +68,7 @@ function parseSingle(c: Cursor, requireReturn: boolean): SingleQuery {
     }
   }
   if (clauses.length === 0) c.fail("expected MATCH, OPTIONAL MATCH, UNWIND, WITH or RETURN");
-  if (requireReturn && clauses.at(-1)!.kind !== "return") c.fail("the query must end with RETURN");
+  if (requireReturn && clauses.at(-1)?.kind !== "return") c.fail("the query must end with RETURN");
   return { clauses };
 }
 

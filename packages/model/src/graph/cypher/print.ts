@@ -24,7 +24,8 @@ export const quoteName = (name: string) => `\`${name.replaceAll("`", "``")}\``;
 export function quoteString(value: string): string {
   let out = "'";
   for (const ch of value) {
-    const code = ch.codePointAt(0)!;
+    // A character of a string's iteration always has a code point; 0 only satisfies the type.
+    const code = ch.codePointAt(0) ?? 0;
     if (ch === "\\") out += "\\\\";
     else if (ch === "'") out += "\\'";
     else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029)
@@ -146,7 +147,7 @@ class Printer {
       case "subquery": {
         const body = e.query
           ? this.query(e.query)
-          : `${e.patterns!.map((p) => this.pattern(p)).join(", ")}${this.where(e.where)}`;
+          : `${e.patterns.map((p) => this.pattern(p)).join(", ")}${this.where(e.where)}`;
         return `${e.fn} { ${body} }`;
       }
       case "mapProj":
