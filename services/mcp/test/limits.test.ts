@@ -1,3 +1,4 @@
+import http from "node:http";
 import { generateModel, serializeExchange } from "@ams/model";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -64,4 +65,62 @@ test("a body over 50 MiB is refused with 413, declared or streamed, and changes 
 
   const info = (await client.callTool({ name: "get_model_info", arguments: {} })) as CallToolResult;
   expect(info.structuredContent).toMatchObject({ counts: { elements: 33_000 } });
+}, 120_000);
+
+test("after a 413 the same kept-alive client's next request is answered (Connection: close on the refusal)", async () => {
+  const small = await startStack({ mcpBodyLimit: 64 * 1024 });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const archi = await small.signIn("archi");
+    await archi.call("POST", "/api/workspaces", { name: "Small limit" });
+    const smallToken = (await small.apiToken(archi)).token;
+    const { port } = new URL(small.base);
+    const send = (body: string) =>
+      new Promise<{ status: number; connection?: string; text: string }>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: "/mcp/",
+            agent,
+            headers: {
+              ...mcpHeaders(),
+              authorization: `Bearer ${smallToken}`,
+              "content-length": Buffer.byteLength(body),
+            },
+          },
+          (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (d) => (text += d));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    const refused = await send(importCall(`<model>${"a".repeat(200 * 1024)}</model>`));
+    expect(refused.status).toBe(413);
+    expect(refused.connection).toBe("close");
+    expect(JSON.parse(refused.text).error.message).toMatch(/too large|exceeds/i);
+    // The same client and agent (one socket at most): the next call must not go into the refused body's remains.
+    const next = await send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "get_model_info", arguments: {} },
+      }),
+    );
+    expect(next.status, next.text).toBe(200);
+    expect(JSON.parse(next.text).result.structuredContent).toMatchObject({ counts: { elements: 0 } });
+    // And the connection is kept for the calls after it, as usual.
+    const again = await send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }));
+    expect(again.status).toBe(200);
+    expect(again.connection).not.toBe("close");
+  } finally {
+    agent.destroy();
+    await small.close();
+  }
 }, 120_000);

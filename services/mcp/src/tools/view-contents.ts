@@ -31,8 +31,8 @@ const nodeFields = {
 
 const createNodeFields = {
   ...nodeFields,
-  x: `${geometry.x}; placed on a grid when omitted`,
-  y: `${geometry.y}; placed on a grid when omitted`,
+  x: `${geometry.x}; when x or y is omitted the node goes in free space (inside parent_id's box when given)`,
+  y: `${geometry.y}; when x or y is omitted the node goes in free space (inside parent_id's box when given)`,
   w: "Width in pixels (default 120)",
   h: "Height in pixels (default 55)",
 } as const;

@@ -4,8 +4,8 @@ import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
 import { createGraphWorker, createMemoryQueue } from "@ams/graph";
 import type { GraphDeps } from "@ams/model";
 import { createServiceTokens, testLogger } from "@ams/shared";
+import { runHttpService } from "@ams/shared/http";
 import { createTenantApp } from "@ams/tenant";
-import { serve } from "@hono/node-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { TestNeo4j } from "../../../../packages/graph/test/support/neo4j.ts";
@@ -28,7 +28,13 @@ export type HttpResult = { status: number; headers: Headers; body: any; text: st
  * HTTP server on a random port, over a fresh real PostgreSQL database seeded with the demo accounts.
  */
 export async function startStack(
-  opts: { mcpBodyLimit?: number; neo4j?: TestNeo4j["driver"]; env?: Record<string, string> } = {},
+  opts: {
+    mcpBodyLimit?: number;
+    neo4j?: TestNeo4j["driver"];
+    env?: Record<string, string>;
+    /** The built browser UI to serve (apps/web/dist), for tests that drive its pages. */
+    webDir?: string;
+  } = {},
 ) {
   const database: TestDatabase = await createTestDatabase("ams_mcp");
   // With a Neo4j: graph features on, rebuilds run by a worker on an in-process queue (as standalone mode does).
@@ -48,10 +54,19 @@ export async function startStack(
     graph,
   });
   // Listening first: the service's public address (PUBLIC_URL, which the OAuth metadata names) is this server's.
+  // Served as control's main serves it (runHttpService: a 413 closes its connection), on a random port.
   let handle: (request: Request) => Response | Promise<Response> = () => new Response("starting", { status: 503 });
-  const server = serve({ fetch: (request) => handle(request), port: 0, hostname: "127.0.0.1" });
-  await new Promise((resolve) => server.once("listening", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const service = runHttpService({
+    log: testLogger("http"),
+    fetch: (request) => handle(request),
+    port: 0,
+    hostname: "127.0.0.1",
+    handleSignals: false,
+    drainMs: 2_000,
+    close: async () => {},
+  });
+  await service.listening;
+  const base = `http://127.0.0.1:${(service.server.address() as AddressInfo).port}`;
   const env = parseEnv({
     NODE_ENV: "test",
     DEMO_SEED: "true",
@@ -66,6 +81,7 @@ export async function startStack(
     env,
     upstreams: { tenant: { fetch: async (r) => tenant.fetch(r) }, mcp: { fetch: async (r) => mcp.fetch(r) } },
     log: testLogger("control"),
+    webDir: opts.webDir,
   });
   handle = control.fetch;
 
@@ -134,11 +150,11 @@ export async function startStack(
   async function close() {
     await worker?.stop();
     await queue?.close();
-    await new Promise((resolve) => server.close(resolve));
+    await service.shutdown("test over");
     await database.drop();
   }
 
-  return { base, database, tokens, mcp, http, signIn, apiToken, rest, mcpClient, close };
+  return { base, database, tokens, mcp, graph, http, signIn, apiToken, rest, mcpClient, close };
 }
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
