@@ -4,13 +4,14 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createServiceTokens, serviceKeysFromEnv } from "@ams/shared";
+import { runtimeSettings } from "@ams/shared/http";
 import { describe, expect, test } from "vitest";
 import { parseGraphEnv } from "../../packages/graph/src/env.ts";
 import { parseEnv as parseControlEnv } from "../../services/control/src/env.ts";
 import { parseEnv as parseMcpEnv } from "../../services/mcp/src/env.ts";
 import { readEnv, TenantEnv } from "../../services/tenant/src/env.ts";
 import { kubernetesProblems } from "./k8s-validate.ts";
-import { byKind, examplesDir, helm, type K8sObject, minimalSets, named, render, setArgs } from "./render.ts";
+import { byKind, chartDir, examplesDir, helm, type K8sObject, minimalSets, named, render, setArgs } from "./render.ts";
 
 // The chart as an operator installs it: a real Helm binary renders it (helm template, test hooks included).
 const minimal = render({ args: setArgs(minimalSets) });
@@ -239,6 +240,16 @@ describe("installing with only a host name and secrets", () => {
     expect(readEnv(TenantEnv, env("tenant")).UPLOAD_LIMIT_MB).toBe(50);
     expect(parseMcpEnv(env("mcp")).MCP_BODY_LIMIT).toBe(50 * 1024 * 1024);
     expect(parseGraphEnv(env("graph-worker"))).toMatchObject({ NATS_URL: "nats://nats:4222" });
+    for (const name of ["control", "tenant", "mcp", "graph-worker"]) {
+      expect(runtimeSettings(env(name))).toMatchObject({ DB_POOL_MAX: 10, SHUTDOWN_DRAIN_MS: 25_000 });
+    }
+  });
+
+  test("each service's database pool is sized by its own value", () => {
+    const objects = render({ args: setArgs({ ...minimalSets, "tenant.dbPoolMax": 25, "graphWorker.dbPoolMax": 4 }) });
+    const pool = (name: string) =>
+      runtimeSettings(resolvedEnv(objects, container(named(objects, "Deployment", `site-${name}`)))).DB_POOL_MAX;
+    expect([pool("control"), pool("tenant"), pool("mcp"), pool("graph-worker")]).toEqual([10, 25, 10, 4]);
   });
 
   test("the session profile (authMode=session): control gets its cookie secret and the seed passwords it needs", () => {
@@ -428,6 +439,10 @@ describe("values that produce no working site are refused at install", () => {
     expect(refusal({ ...minimalSets, "control.replicas": "two" })).toMatch(/replicas/);
     expect(refusal({ ...minimalSets, "secrets.adminPassword": "short" })).toMatch(/adminPassword/);
     expect(refusal({ ...minimalSets, "contol.replicas": "2" })).toMatch(/contol/);
+    expect(refusal({ ...minimalSets, "tenant.dbPoolMax": true })).toMatch(/dbPoolMax/);
+    expect(helm(["template", "site", chartDir, ...setArgs(minimalSets), "--set", "tenant.dbPoolMax=0"]).stderr).toMatch(
+      /dbPoolMax/,
+    );
     expect(refusal({ ...minimalSets, "ingress.host": "https://archimate.example.com/" })).toMatch(/host/);
   });
 

@@ -328,7 +328,10 @@ describe("the split shape started from the chart's environment", () => {
     expect(value(tenant, "archimate_import_duration_seconds_count", { status: "201" })).toBe(1);
     for (const samplesOf of [samples, tenant, worker]) {
       expect(value(samplesOf, "archimate_db_up")).toBe(1);
-      expect(value(samplesOf, "archimate_db_pool_max_connections")).toBeGreaterThan(0);
+      expect(value(samplesOf, "archimate_db_pool_max_connections")).toBe(10);
+      // PostgreSQL's count of the pool's connections: at least the one that answered the scrape.
+      expect(value(samplesOf, "archimate_db_pool_connections", { state: "idle" })).toBeGreaterThanOrEqual(1);
+      expect(value(samplesOf, "archimate_db_pool_connections", { state: "in_use" })).toBeGreaterThanOrEqual(0);
     }
     // The metrics are not on the public port (there /metrics is only the browser UI's page, if anything).
     expect(await (await fetch(url("control", "/metrics"))).text()).not.toContain("archimate_http_requests_total");

@@ -116,6 +116,8 @@ Environment per service. Each service gets only the Secret keys it reads (never 
 {{ include "archimate.secretEnv" (dict "root" . "name" "IDP_CLIENT_SECRET_WEB") }}
 {{ include "archimate.secretEnv" (dict "root" . "name" "IDP_ADMIN_CLIENT_SECRET") }}
 {{- end }}
+- name: DB_POOL_MAX
+  value: {{ .Values.control.dbPoolMax | quote }}
 {{- include "archimate.plainEnv" .Values.control.env }}
 {{- end -}}
 
@@ -129,6 +131,8 @@ Environment per service. Each service gets only the Secret keys it reads (never 
   value: {{ .Values.metrics.port | quote }}
 - name: UPLOAD_LIMIT_MB
   value: {{ .Values.uploadLimitMb | quote }}
+- name: DB_POOL_MAX
+  value: {{ .Values.tenant.dbPoolMax | quote }}
 {{- include "archimate.plainEnv" .Values.tenant.env }}
 {{- end -}}
 
@@ -142,6 +146,8 @@ Environment per service. Each service gets only the Secret keys it reads (never 
   value: {{ .Values.metrics.port | quote }}
 - name: MCP_BODY_LIMIT
   value: {{ mul .Values.uploadLimitMb 1048576 | int64 | quote }}
+- name: DB_POOL_MAX
+  value: {{ .Values.mcp.dbPoolMax | quote }}
 {{- include "archimate.plainEnv" .Values.mcp.env }}
 {{- end -}}
 
@@ -150,6 +156,8 @@ Environment per service. Each service gets only the Secret keys it reads (never 
 {{ include "archimate.env.graph" . }}
 - name: GRAPH_WORKER_PORT
   value: {{ .Values.graphWorker.port | quote }}
+- name: DB_POOL_MAX
+  value: {{ .Values.graphWorker.dbPoolMax | quote }}
 {{- include "archimate.plainEnv" .Values.graphWorker.env }}
 {{- end -}}
 

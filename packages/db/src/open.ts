@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -18,11 +19,20 @@ export type Db = PgDatabase<PgQueryResultHKT & any, Schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
 
+/**
+ * The pool's connections as PostgreSQL sees them at this moment (pg_stat_activity, by the pool's own
+ * application_name): in use (running a statement or inside a transaction) and idle. postgres.js keeps its own queues
+ * private, so statements waiting for a free connection cannot be counted here.
+ */
+export type PoolStats = { inUse: number; idle: number };
+
 export type Database = {
   db: Db;
   kind: "postgres" | "pglite";
   /** Connections the pool may open (1 for PGlite). */
   maxConnections: number;
+  /** The pool's connections now; undefined for PGlite (one in-process connection, no pool). */
+  poolStats(): Promise<PoolStats | undefined>;
   /** Rows of a raw statement, whichever driver runs it. */
   rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>, on?: DbOrTx): Promise<T[]>;
   ping(): Promise<void>;
@@ -41,12 +51,17 @@ export type OpenOptions = {
    * Job already ran them). An embedded PGlite database always migrates: nothing else can.
    */
   migrate?: boolean;
+  /** The pool's size (DB_POOL_MAX; default 10). */
   maxConnections?: number;
+  /** Shown in pg_stat_activity.application_name, with a suffix unique to this pool (default "archimate"). */
+  applicationName?: string;
 };
 
 /** Opens PostgreSQL (postgres.js) when a URL is given, PGlite otherwise; both behind one Drizzle type. */
 export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
-  const database = opts.url ? await openPostgres(opts.url, opts.maxConnections ?? 10) : await openPglite(opts.dataDir);
+  const database = opts.url
+    ? await openPostgres(opts.url, opts.maxConnections ?? 10, opts.applicationName ?? "archimate")
+    : await openPglite(opts.dataDir);
   const migrate = opts.migrate ?? process.env.MIGRATE_ON_START !== "false";
   if (migrate || database.kind === "pglite") await migrateDatabase(database, opts.url);
   return database;
@@ -59,13 +74,29 @@ export function compileQuery(query: ReturnType<typeof sql>): { sql: string; para
   return dialect.sqlToQuery(query);
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
-  const client = postgres(url, { max, onnotice: () => {}, prepare: true });
+async function openPostgres(url: string, max: number, name: string): Promise<Database> {
+  if (!Number.isInteger(max) || max < 1) throw new Error(`the pool size must be a whole number >= 1 (got ${max})`);
+  // Unique to this pool, so its connections can be counted in pg_stat_activity (poolStats) and told apart by a DBA.
+  const applicationName = `${name.slice(0, 40)}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    prepare: true,
+    connection: { application_name: applicationName },
+  });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   return {
     db,
     kind: "postgres",
     maxConnections: max,
+    async poolStats() {
+      // The connection answering this counts as idle: it is free again as soon as the answer is read.
+      const [row] = await client<{ in_use: number; idle: number }[]>`
+        select count(*) filter (where pid <> pg_backend_pid() and state is distinct from 'idle')::int as in_use,
+               count(*) filter (where pid = pg_backend_pid() or state = 'idle')::int as idle
+        from pg_stat_activity where application_name = ${applicationName}`;
+      return { inUse: row?.in_use ?? 0, idle: row?.idle ?? 0 };
+    },
     async rows(query, on = db) {
       // Outside a transaction, statements run as named prepared statements: drizzle's execute() sends unnamed
       // ones, which PostgreSQL plans anew every time (several times slower for the hot single-row lookups).
@@ -97,6 +128,7 @@ async function openPglite(dataDir = "./data/pglite"): Promise<Database> {
     db,
     kind: "pglite",
     maxConnections: 1,
+    poolStats: async () => undefined,
     async rows(query, on = db) {
       const result = (await on.execute(query)) as unknown as { rows: never[] };
       return result.rows;

@@ -26,7 +26,12 @@ try {
   log.error((err as Error).message);
   process.exit(1);
 }
-const database = await openDatabase({ url: env.DATABASE_URL, dataDir: `${env.DATA_DIR}/pglite` });
+const database = await openDatabase({
+  url: env.DATABASE_URL,
+  dataDir: `${env.DATA_DIR}/pglite`,
+  maxConnections: runtime.DB_POOL_MAX,
+  applicationName: "archimate-control",
+});
 const { adminCreated } = await seedAccounts(database, env);
 if (adminCreated) log.info("seeded the platform admin account 'admin'");
 else if (env.SEED_ADMIN_PASSWORD === undefined) {
@@ -63,6 +68,7 @@ runHttpService({
   metrics,
   metricsPort: runtime.METRICS_PORT,
   drainMs: runtime.SHUTDOWN_DRAIN_MS,
+  closeMs: runtime.SHUTDOWN_CLOSE_MS,
   close: async () => {
     await local.close();
     await database.close();

@@ -41,6 +41,7 @@ const database = await openDatabase({
   url: config!.DATABASE_URL,
   migrate: false,
   maxConnections: runtime!.DB_POOL_MAX,
+  applicationName: "archimate-graph-worker",
 });
 const metrics = createServiceMetrics("graph-worker");
 const rebuilds = rebuildDurationHistogram(metrics);

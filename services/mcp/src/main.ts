@@ -18,7 +18,11 @@ try {
   log.error((err as Error).message);
   process.exit(1);
 }
-const database = await openDatabase({ url: env.DATABASE_URL });
+const database = await openDatabase({
+  url: env.DATABASE_URL,
+  maxConnections: runtime.DB_POOL_MAX,
+  applicationName: "archimate-mcp",
+});
 const metrics = createServiceMetrics("mcp");
 // The graph tools read the Neo4j given by NEO4J_URL (never a local one of their own: the tenant owns that) and queue
 // rebuilds on NATS_URL for the graph worker; without NEO4J_URL they answer 503 saying how to enable them.
@@ -40,6 +44,7 @@ runHttpService({
   metrics,
   metricsPort: runtime.METRICS_PORT,
   drainMs: runtime.SHUTDOWN_DRAIN_MS,
+  closeMs: runtime.SHUTDOWN_CLOSE_MS,
   close: () => graph.close().then(() => database.close()),
 });
 log.info(`mcp listening on :${env.MCP_PORT}, endpoint POST /api/mcp`);

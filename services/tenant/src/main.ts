@@ -25,7 +25,12 @@ try {
   process.exit(1);
 }
 const metrics = createServiceMetrics("tenant");
-const database = await openDatabase({ url: env.DATABASE_URL, dataDir: `${env.DATA_DIR}/pglite` });
+const database = await openDatabase({
+  url: env.DATABASE_URL,
+  dataDir: `${env.DATA_DIR}/pglite`,
+  maxConnections: runtime.DB_POOL_MAX,
+  applicationName: "archimate-tenant",
+});
 const plugins = await loadPluginRegistry({ database, root: env.PLUGINS_DIR, log });
 // With NATS_URL the jobs go to the graph-worker service; without it this process runs them on its in-process queue.
 const graph = startGraphInBackground({ database, log: createLogger({ service: "graph" }) });
@@ -51,6 +56,7 @@ runHttpService({
   metrics,
   metricsPort: runtime.METRICS_PORT,
   drainMs: runtime.SHUTDOWN_DRAIN_MS,
+  closeMs: runtime.SHUTDOWN_CLOSE_MS,
   close: async () => {
     await graph.close();
     await database.close();
