@@ -43,5 +43,6 @@ export * from "./views/read.ts";
 export * from "./views/render.ts";
 export * from "./views/schemas.ts";
 export * from "./views/write.ts";
+export * from "./words.ts";
 export * from "./workspaces/schemas.ts";
 export * from "./workspaces/verbs.ts";

@@ -1,3 +1,4 @@
+import { sql } from "@ams/db";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -95,4 +96,70 @@ test("list_dashboards and run_dashboard run panels with checked parameters", asy
   expect(some.panels[0].result.rows).toEqual([["Portal"]]);
   const unknown = await call(viewer, "run_dashboard", { dashboard_id: id, parameters: { colour: "red" } });
   expect(textOf(unknown)).toContain("colour: not a parameter of dashboard");
+});
+
+test("a rebuild longer than the wait says how to follow it over MCP; rebuild_graph {job_id} waits for that job", async () => {
+  const jobs = async () =>
+    (await stack.database.rows<{ n: number }>(sql`select count(*)::int as n from graph_jobs`))[0]!.n;
+  const deps = stack.graph!;
+  deps.rebuildWaitMs = 0;
+  let first: any;
+  try {
+    const res = await call(owner, "rebuild_graph");
+    expect(res.isError, textOf(res)).toBeFalsy();
+    first = res.structuredContent;
+    expect(textOf(res)).not.toContain("/api/");
+  } finally {
+    deps.rebuildWaitMs = 60_000;
+  }
+  expect(["queued", "running"]).toContain(first.state);
+  expect(first).not.toHaveProperty("status_url");
+  expect(first.next).toBe(
+    `rebuild_graph {"job_id": "${first.id}"} waits for this job again; it starts no other rebuild`,
+  );
+  const count = await jobs();
+  const followed = await ok(owner, "rebuild_graph", { job_id: first.id });
+  expect(followed).toMatchObject({ id: first.id, state: "succeeded", next: null });
+  expect(followed.counts.elements).toBeGreaterThan(0);
+  expect(await jobs()).toBe(count);
+
+  const unknown = await call(owner, "rebuild_graph", { job_id: "00000000-0000-0000-0000-000000000000" });
+  expect(unknown.isError).toBe(true);
+  expect(textOf(unknown)).toBe("Graph job '00000000-0000-0000-0000-000000000000' not found");
+  // REST keeps its status route.
+  const rest = await stack.rest(ownerToken, "POST", "/api/export/neo4j");
+  expect(rest.status).toBe(200);
+  expect(rest.body.status_url).toBe(`/api/export/neo4j/jobs/${rest.body.id}`);
+}, 120_000);
+
+test("an element parameter of the wrong type is refused with the right article", async () => {
+  const server = await ok(owner, "create_element", { name: "Server", type: "Node" });
+  const crm = (await ok(owner, "list_elements", { name: "CRM" })).elements[0];
+  const dashboard = async (elementType: string) => {
+    const created = await stack.rest(ownerToken, "POST", "/api/dashboards", {
+      title: `One ${elementType}`,
+      parameters: [{ name: "subject", label: "Subject", type: "element", elementType, required: true }],
+      panels: [
+        {
+          panelInstanceId: "one",
+          title: "One",
+          visualization: "core/table",
+          query: "MATCH (c) WHERE c.id = $subject RETURN c.name AS name",
+          layout: { x: 0, y: 0, w: 6, h: 4 },
+        },
+      ],
+    });
+    expect(created.status, created.text).toBe(201);
+    return created.body.dashboardId as string;
+  };
+  const wrongNode = await call(viewer, "run_dashboard", {
+    dashboard_id: await dashboard("ApplicationComponent"),
+    parameters: { subject: server.id },
+  });
+  expect(textOf(wrongNode)).toBe(`subject: element '${server.id}' is a Node, not an ApplicationComponent`);
+  const wrongComponent = await call(viewer, "run_dashboard", {
+    dashboard_id: await dashboard("Node"),
+    parameters: { subject: crm.id },
+  });
+  expect(textOf(wrongComponent)).toBe(`subject: element '${crm.id}' is an ApplicationComponent, not a Node`);
 });

@@ -77,6 +77,18 @@ describe("prompts", () => {
     }
   });
 
+  test("create-viewpoint-view writes 'an' before a vowel and 'a' before a consonant", async () => {
+    const restricting = VIEWPOINTS.filter((v) => !v.allowsAllElementTypes);
+    const vowel = restricting.find((v) => /^[AEIOU]/.test(v.name))!;
+    const consonant = restricting.find((v) => /^[^AEIOU]/.test(v.name))!;
+    expect(await promptText("create-viewpoint-view", { viewpoint: vowel.id })).toContain(
+      `element types belong on an ${vowel.name} view:`,
+    );
+    expect(await promptText("create-viewpoint-view", { viewpoint: consonant.id })).toContain(
+      `element types belong on a ${consonant.name} view:`,
+    );
+  });
+
   test("an unknown viewpoint is invalid params naming the valid ones; completion suggests names", async () => {
     const err = await client
       .getPrompt({ name: "create-viewpoint-view", arguments: { viewpoint: "Spaceship" } })

@@ -21,11 +21,33 @@ export async function requestRebuild({ ctx, graph }: Verb & { graph: GraphDeps }
     await finishJob(ctx.database, job.id, { state: "failed", error: message });
     throw new AppError("UNAVAILABLE", `Graph rebuild could not be queued (${message})`);
   }
+  return waitForJob(ctx, ws, job.id, graph);
+}
+
+/**
+ * A rebuild already requested, waited for again up to graph.rebuildWaitMs (MCP's rebuild_graph {job_id}: an
+ * assistant follows a long rebuild without starting another). Not this workspace's job: 404.
+ */
+export async function awaitRebuild({
+  ctx,
+  input,
+  graph,
+}: Verb<{ jobId: string }> & { graph: GraphDeps }): Promise<RebuildAnswer> {
+  requireCapability(ctx, "graph:rebuild");
+  const ws = requireWorkspace(ctx);
+  if (!JOB_ID.test(input.jobId)) throw notFound("Graph job", input.jobId);
+  return waitForJob(ctx, ws, input.jobId, graph);
+}
+
+const JOB_ID = /^[0-9a-f-]{36}$/i;
+
+/** Polls the job until it finished or the wait is over: succeeded 200, still going 202, failed 503 saying why. */
+async function waitForJob(ctx: Verb["ctx"], ws: string, jobId: string, graph: GraphDeps): Promise<RebuildAnswer> {
   const deadline = Date.now() + (graph.rebuildWaitMs ?? 10_000);
   let pause = 25;
   for (;;) {
-    const current = await getJob(ctx.database, ws, job.id);
-    if (!current) throw notFound("Graph job", job.id);
+    const current = await getJob(ctx.database, ws, jobId);
+    if (!current) throw notFound("Graph job", jobId);
     if (current.state === "succeeded") {
       forgetSlot(ws);
       return { status: 200, job: toJobView(current) };
@@ -47,7 +69,7 @@ export async function requestRebuild({ ctx, graph }: Verb & { graph: GraphDeps }
 export async function getRebuildJob({ ctx, input }: Verb<{ jobId: string }>): Promise<z.infer<typeof GraphJobSchema>> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
-  if (!/^[0-9a-f-]{36}$/i.test(input.jobId)) throw notFound("Graph job", input.jobId);
+  if (!JOB_ID.test(input.jobId)) throw notFound("Graph job", input.jobId);
   const job = await getJob(ctx.database, ws, input.jobId);
   if (!job) throw notFound("Graph job", input.jobId);
   if (job.state === "succeeded") forgetSlot(ws);

@@ -11,6 +11,7 @@ import {
 } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import type { Properties } from "../schemas.ts";
+import { withArticle } from "../words.ts";
 import type { Relationship } from "./schemas.ts";
 
 export type RelationshipRow = {
@@ -84,7 +85,7 @@ export function assertAllowed(
   const allowed = allowedRelationships(source, target);
   throw invalid(
     "type",
-    `ArchiMate 3.1 does not allow ${/^[AEIOU]/.test(type) ? "an" : "a"} ${type} relationship from ${source} to ${target}` +
+    `ArchiMate 3.1 does not allow ${withArticle(type)} relationship from ${source} to ${target}` +
       (allowed.length ? ` (allowed: ${allowed.join(", ")})` : " (no relationship is allowed between these types)"),
   );
 }

@@ -1,3 +1,4 @@
+import { withArticle } from "@ams/model";
 import { ELEMENT_TYPES, findViewpoint, LAYERS, VIEWPOINTS } from "@ams/shared";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 
@@ -25,7 +26,7 @@ export function viewpointViewPrompt(viewpointName: string): string {
   }).filter((line) => line !== null);
   const restriction = viewpoint.allowsAllElementTypes
     ? "This viewpoint restricts nothing: every element type may appear."
-    : `Only these ${allowed.size} element types belong on a ${viewpoint.name} view:`;
+    : `Only these ${allowed.size} element types belong on ${withArticle(viewpoint.name)} view:`;
 
   return [
     `# Create a view for the ArchiMate 3.1 viewpoint "${viewpoint.name}"`,

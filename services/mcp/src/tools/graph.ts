@@ -1,5 +1,6 @@
 import { requireGraph } from "@ams/graph";
 import {
+  awaitRebuild,
   DashboardList,
   DashboardRun,
   DashboardRunInput,
@@ -7,12 +8,32 @@ import {
   GraphJobSchema,
   listDashboards,
   QueryResultSchema,
+  type RebuildJob,
   requestRebuild,
   requireCapability,
   runDashboard,
 } from "@ams/model";
 import { z } from "zod";
 import { data, defineTool, READ, SWITCH } from "./define.ts";
+
+/**
+ * A rebuild job as MCP callers follow it: REST's status_url is a route they cannot call, so the answer says which
+ * call follows the job instead.
+ */
+const McpGraphJob = GraphJobSchema.omit({ status_url: true }).extend({
+  next: z
+    .string()
+    .nullable()
+    .describe("How to follow a job still queued or running (the call to make); null once it has finished"),
+});
+
+function mcpJob({ status_url: _, ...job }: RebuildJob): z.infer<typeof McpGraphJob> {
+  const pending = job.state === "queued" || job.state === "running";
+  return {
+    ...job,
+    next: pending ? `rebuild_graph {"job_id": "${job.id}"} waits for this job again; it starts no other rebuild` : null,
+  };
+}
 
 export const graphTools = [
   defineTool({
@@ -41,15 +62,28 @@ export const graphTools = [
     name: "rebuild_graph",
     title: "Rebuild the model graph",
     description:
-      "Copies the workspace's current model into the graph that explore and dashboards read, and waits for it " +
-      "(a job still running after the wait is returned with state queued or running).",
-    input: z.strictObject({}),
-    output: GraphJobSchema,
+      "Copies the workspace's current model into the graph that explore and dashboards read, and waits for it. A job " +
+      "still queued or running after the wait is returned with that state: call rebuild_graph again with its job_id " +
+      "to wait for that same job (no second rebuild starts).",
+    input: z.strictObject({
+      job_id: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe("Id of a rebuild still running (from an earlier answer): wait for it instead of starting another"),
+    }),
+    output: McpGraphJob,
     annotations: SWITCH,
-    run: async ({ ctx, graph }) => {
+    run: async ({ ctx, graph }, { job_id }) => {
       // The role first: a viewer hears "not allowed", not whether this deployment has a graph.
       requireCapability(ctx, "graph:rebuild");
-      return data((await requestRebuild({ ctx, input: undefined, graph: requireGraph(graph) })).job);
+      const deps = requireGraph(graph);
+      const answer =
+        job_id === undefined
+          ? await requestRebuild({ ctx, input: undefined, graph: deps })
+          : await awaitRebuild({ ctx, input: { jobId: job_id }, graph: deps });
+      return data(mcpJob(answer.job));
     },
   }),
   defineTool({

@@ -2,6 +2,7 @@ import { sql } from "@ams/db";
 import { AppError, invalid, notFound } from "@ams/shared";
 import type { z } from "zod";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../../context.ts";
+import { withArticle } from "../../words.ts";
 import { parseReadQuery } from "../cypher/parse.ts";
 import type { GraphDeps } from "../deps.ts";
 import { runScopedQuery } from "../explore.ts";
@@ -136,7 +137,8 @@ async function requireElement(ctx: RequestContext, ws: string, name: string, id:
     sql`select type from elements where workspace_id = ${ws} and id = ${id}`,
   );
   if (!rows[0]) throw invalid(name, `no element '${id}' in the active workspace`);
-  if (type && rows[0].type !== type) throw invalid(name, `element '${id}' is a ${rows[0].type}, not a ${type}`);
+  if (type && rows[0].type !== type)
+    throw invalid(name, `element '${id}' is ${withArticle(rows[0].type)}, not ${withArticle(type)}`);
 }
 
 /**
