@@ -13,6 +13,7 @@ import { TeamsPage } from "./organization/teams-page.tsx";
 import { ChangePasswordPage } from "./pages/change-password.tsx";
 import { HomePage } from "./pages/home.tsx";
 import { LoginPage } from "./pages/login.tsx";
+import { OAuthConsentPage } from "./pages/oauth-consent.tsx";
 import { PlatformPage } from "./platform/platform-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
 import { Notices } from "./ui/notices.tsx";
@@ -63,6 +64,8 @@ function Routes() {
   if (path === "/login") return profile ? null : <LoginPage />;
   if (!profile) return null;
   if (path === "/change-password") return <ChangePasswordPage />;
+  // An MCP client's OAuth consent (the authorization endpoint sends the browser here; signed out, sign-in comes first).
+  if (path === "/oauth/consent") return <OAuthConsentPage />;
   if (path === "/") return <HomePage />;
   if (path === "/organization") return <OrganizationPage />;
   if (path === "/organization/teams" && hasTeams()) return <TeamsPage />;

@@ -1,3 +1,4 @@
+import { oauthClients, sql } from "@ams/db";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -7,29 +8,33 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ensureWebBuild, WEB_DIST } from "../../../apps/web/build.ts";
+import { seriousViolations } from "../../../apps/web/test/support/axe.ts";
+import { launchChromium, screenshot } from "../../../apps/web/test/support/browser.ts";
 import { type Stack, startStack, textOf } from "./support/stack.ts";
 
 /**
  * An MCP client without a hand-made token, as the MCP authorization specification has it: the official SDK client
- * discovers the OAuth endpoints from the 401, registers itself, sends the user to the consent page, exchanges the
- * code (PKCE) and calls tools with the token. The user's browser is Debian's Chromium in one test (the pages as a
- * person uses them) and plain HTTP requests carrying the session cookie in the others (forms and redirects exactly as
- * a browser submits them, to probe what a page would not let a person do).
+ * discovers the OAuth endpoints from the 401, registers itself, sends the user to the consent page of the browser
+ * UI, exchanges the code (PKCE), calls tools with the token and renews it with its refresh token. The user's
+ * browser is Debian's Chromium in one test (the pages as a person uses them: sign-in, choice, Allow and Deny); the
+ * others call the consent page's two JSON routes as its script does, to probe what the page would not let a person
+ * do.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/lib/chromium/chromium";
 let stack: Stack;
 let workspaceId: string;
 let organizationId: string;
+type Session = Awaited<ReturnType<Stack["signIn"]>>;
 
 beforeAll(async () => {
-  stack = await startStack();
+  await ensureWebBuild();
+  stack = await startStack({ webDir: WEB_DIST });
   const archi = await stack.signIn("archi");
   organizationId = archi.organizationId;
   workspaceId = (await archi.call("POST", "/api/workspaces", { name: "Granted" })).body.id;
   await archi.call("POST", "/api/workspaces", { name: "Other" });
-});
+}, 180_000);
 afterAll(() => stack?.close());
 
 const REDIRECT = "http://127.0.0.1:9/callback";
@@ -73,63 +78,73 @@ class MemoryProvider implements OAuthClientProvider {
   }
 }
 
-/** A browser: follows nothing by itself, keeps cookies, submits forms. */
-function browser() {
-  const cookies = new Map<string, string>();
-  const remember = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const eq = pair!.indexOf("=");
-      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-    }
-  };
-  const headers = () => ({ cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") });
-  return {
-    async get(url: string) {
-      const res = await fetch(url, { headers: headers(), redirect: "manual" });
-      remember(res);
-      return {
-        status: res.status,
-        location: res.headers.get("location"),
-        html: await res.text(),
-        headers: res.headers,
-      };
-    },
-    async post(url: string, form: Record<string, string>) {
-      const res = await fetch(url, {
-        method: "POST",
-        // Browsers send Origin with every form POST (the session profile's CSRF check reads it).
-        headers: { ...headers(), "content-type": "application/x-www-form-urlencoded", origin: new URL(url).origin },
-        body: new URLSearchParams(form).toString(),
-        redirect: "manual",
-      });
-      remember(res);
-      return { status: res.status, location: res.headers.get("location"), html: await res.text() };
-    },
-  };
-}
-
-/** The hidden fields and the option values of a server-rendered form. */
-function formOf(html: string) {
-  const fields: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[m[1]!] = m[2]!.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#39;", "'");
-  }
-  const options = [...html.matchAll(/<option value="([^"]+)">([^<]*)<\/option>/g)].map((m) => ({
-    value: m[1]!,
-    label: m[2]!,
-  }));
-  return { fields, options };
-}
-
-async function connect(provider: MemoryProvider) {
+async function connect(provider: MemoryProvider, base = stack.base) {
   const client = new Client({ name: "oauth-test", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${stack.base}/mcp/`), { authProvider: provider });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/`), { authProvider: provider });
   await client.connect(transport);
   return { client, transport };
 }
 
-describe("discovery", () => {
+/** A provider whose first connection was refused: registered, with the authorization URL it would open. */
+async function started(name: string, base = stack.base) {
+  const provider = new MemoryProvider(name);
+  const client = new Client({ name: "oauth-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/`), { authProvider: provider });
+  await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+  expect(provider.client?.client_id).toMatch(/^mcp_/);
+  return provider;
+}
+
+/** The authorization endpoint's answer: a redirect to the consent page carrying the request's handle alone. */
+async function consentHandle(opened: URL): Promise<string> {
+  const res = await fetch(opened, { redirect: "manual" });
+  expect(res.status).toBe(302);
+  const to = new URL(res.headers.get("location")!, opened);
+  expect(to.pathname).toBe("/oauth/consent");
+  expect([...to.searchParams.keys()]).toEqual(["request"]);
+  return to.searchParams.get("request")!;
+}
+
+type Choice = { organization_id?: string; workspace_id?: string | null };
+
+/** The consent page's calls, as its script makes them: read the request, post the decision. */
+async function decide(who: Session, handle: string, decision: "allow" | "deny", choice: Choice = {}) {
+  const described = await who.call("GET", `/api/oauth/requests/${handle}`);
+  expect(described.status).toBe(200);
+  const res = await who.call("POST", `/api/oauth/requests/${handle}/decision`, {
+    decision,
+    consent: described.body.consent,
+    ...choice,
+  });
+  return { described: described.body, res };
+}
+
+/** Finishes the SDK's flow with the code the redirect carried. */
+async function finish(provider: MemoryProvider, redirectTo: string, base = stack.base) {
+  const back = new URL(redirectTo);
+  expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+  expect(back.searchParams.get("iss")).toBe(base);
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/`), { authProvider: provider });
+  await transport.finishAuth(back.searchParams.get("code")!);
+}
+
+const token = (body: Record<string, string>) =>
+  fetch(`${stack.base}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(body).toString(),
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+
+/** The status of a tools/list call with this Bearer token. */
+const mcpStatus = async (accessToken: string) =>
+  (
+    await stack.http("POST", "/mcp/", {
+      headers: { authorization: `Bearer ${accessToken}`, accept: "application/json, text/event-stream" },
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    })
+  ).status;
+
+describe("discovery and registration", () => {
   test("a 401 from the MCP endpoint names the protected-resource metadata, which names this authorization server", async () => {
     const res = await stack.http("POST", "/mcp/", { body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
     expect(res.status).toBe(401);
@@ -141,56 +156,76 @@ describe("discovery", () => {
     expect(server.body).toMatchObject({
       issuer: stack.base,
       code_challenge_methods_supported: ["S256"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
       registration_endpoint: `${stack.base}/oauth/register`,
     });
   });
 
-  test("registration refuses redirect URIs that are neither https nor loopback http", async () => {
-    const res = await stack.http("POST", "/oauth/register", { body: { redirect_uris: ["http://evil.example/cb"] } });
+  test("registration refuses bad metadata with 400 naming the field", async () => {
+    const register = (body: unknown) => stack.http("POST", "/oauth/register", { body });
+    const plain = await register({ redirect_uris: ["http://evil.example/cb"] });
+    expect(plain.status).toBe(400);
+    expect(plain.body).toMatchObject({ error: "invalid_redirect_uri" });
+    expect(plain.body.error_description).toMatch(/^redirect_uris\[0\]: .*neither https nor http on localhost/);
+    const many = await register({ redirect_uris: Array.from({ length: 11 }, (_, i) => `https://c.example/${i}`) });
+    expect(many.status).toBe(400);
+    expect(many.body.error_description).toBe("redirect_uris: at most 10 URIs (got 11)");
+    const long = await register({ redirect_uris: ["https://c.example/ok", `https://c.example/${"a".repeat(2000)}`] });
+    expect(long.status).toBe(400);
+    expect(long.body.error_description).toBe("redirect_uris[1]: longer than 2000 characters");
+    const name = await register({ redirect_uris: [REDIRECT], client_name: "n".repeat(201) });
+    expect(name.status).toBe(400);
+    expect(name.body).toMatchObject({
+      error: "invalid_client_metadata",
+      error_description: "client_name: at most 200 characters",
+    });
+    const grants = await register({ redirect_uris: [REDIRECT], grant_types: ["client_credentials"] });
+    expect(grants.body.error_description).toBe("grant_types: only authorization_code and refresh_token");
+    const none = await register({ client_name: "no URIs" });
+    expect(none.body.error_description).toBe("redirect_uris: give at least one redirect URI");
+  });
+
+  test("an authorization request for an unknown client is shown to the user, never redirected", async () => {
+    const res = await fetch(`${stack.base}/oauth/authorize?response_type=code&client_id=mcp_nobody`, {
+      redirect: "manual",
+    });
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe("invalid_redirect_uri");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(await res.text()).toContain("This client is not registered with the service.");
   });
 });
 
 describe("the SDK client's OAuth dance", () => {
-  test("register, sign in, consent to one workspace, token, tools; the token is listed and revocable", async () => {
-    const provider = new MemoryProvider("Claude <Desktop> & Co");
-    await expect(connect(provider)).rejects.toBeInstanceOf(UnauthorizedError);
-    expect(provider.client?.client_id).toMatch(/^mcp_/);
-    const url = provider.opened!;
-    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
-
-    const user = browser();
-    const signIn = await user.get(url.toString());
-    expect(signIn.status).toBe(200);
-    expect(signIn.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
-    // The client's name is text, never markup.
-    expect(signIn.html).toContain("Claude &lt;Desktop&gt; &amp; Co");
-    const signedIn = await user.post(`${stack.base}/oauth/sign-in`, {
-      ...formOf(signIn.html).fields,
+  test("register, consent to one workspace, token, tools; the grant is listed once and revocable", async () => {
+    const provider = await started("Claude <Desktop> & Co");
+    const opened = provider.opened!;
+    expect(opened.searchParams.get("code_challenge_method")).toBe("S256");
+    const archi = await stack.signIn("archi");
+    const handle = await consentHandle(opened);
+    const { described, res } = await decide(archi, handle, "allow", {
+      organization_id: organizationId,
+      workspace_id: workspaceId,
+    });
+    // What the page shows: the client's name as registered, where the answer goes, the user's organizations with
+    // their role and the workspaces they see.
+    expect(described).toMatchObject({
+      client_name: "Claude <Desktop> & Co",
+      redirect_host: "127.0.0.1:9",
+      redirect_uri: REDIRECT,
       username: "archi",
-      password: "archi-dev-password",
+      can_grant: true,
+      token_name: "MCP: Claude <Desktop> & Co",
     });
-    expect(signedIn.status).toBe(303);
-    const consent = await user.get(`${stack.base}${signedIn.location}`);
-    expect(consent.html).toContain("Connect an MCP client");
-    const { fields, options } = formOf(consent.html);
-    const choice = options.find((o) => o.value === `${organizationId}/${workspaceId}`)!;
-    expect(choice.label).toContain("Granted only");
-    const approved = await user.post(`${stack.base}/oauth/authorize`, {
-      ...fields,
-      grant: choice.value,
-      decision: "approve",
-    });
-    expect(approved.status).toBe(302);
-    const back = new URL(approved.location!);
-    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
-    expect(back.searchParams.get("iss")).toBe(stack.base);
-    expect(back.searchParams.get("state")).toBe(url.searchParams.get("state"));
+    const org = described.organizations.find((o: { id: string }) => o.id === organizationId);
+    expect(org).toMatchObject({ role: "owner", can_change_models: true });
+    expect(org.workspaces.map((w: { name: string }) => w.name)).toEqual(expect.arrayContaining(["Granted", "Other"]));
+    expect(res.status).toBe(200);
+    const back = new URL(res.body.redirect_to);
+    expect(back.searchParams.get("state")).toBe(opened.searchParams.get("state"));
+    await finish(provider, res.body.redirect_to);
+    expect(provider.saved).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
+    expect(provider.saved?.refresh_token).toMatch(/^ams_ort_/);
 
-    const first = new StreamableHTTPClientTransport(new URL(`${stack.base}/mcp/`), { authProvider: provider });
-    await first.finishAuth(back.searchParams.get("code")!);
-    expect(provider.saved?.token_type).toBe("Bearer");
     const { client } = await connect(provider);
     const info = (await client.callTool({ name: "get_model_info", arguments: {} })).structuredContent as any;
     expect(info.workspace.id).toBe(workspaceId);
@@ -198,93 +233,127 @@ describe("the SDK client's OAuth dance", () => {
     const { workspaces } = (await client.callTool({ name: "list_workspaces", arguments: {} })).structuredContent as any;
     expect(workspaces.map((w: { id: string }) => w.id)).toEqual([workspaceId]);
 
-    // The grant is an API token of the user, on the tokens page, and revoking it ends the client's access.
-    const archi = await stack.signIn("archi");
+    // The grant is an API token of the user, on the tokens page, and revoking it ends the client's access and its
+    // refresh token.
     const list = await archi.call("GET", "/api/settings/api-tokens");
-    const grant = list.body.find((t: { name: string }) => t.name === "MCP: Claude <Desktop> & Co");
-    expect(grant).toMatchObject({ workspace_id: workspaceId });
-    expect(grant.expires_at).toBeTruthy();
-    expect((await archi.call("DELETE", `/api/settings/api-tokens/${grant.id}`)).status).toBe(204);
-    const after = await stack.http("POST", "/mcp/", {
-      headers: {
-        authorization: `Bearer ${provider.saved!.access_token}`,
-        accept: "application/json, text/event-stream",
-      },
-      body: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    const grants = list.body.filter((t: { name: string }) => t.name === "MCP: Claude <Desktop> & Co");
+    expect(grants).toHaveLength(1);
+    expect(grants[0]).toMatchObject({ workspace_id: workspaceId, organization_id: organizationId });
+    expect((await archi.call("DELETE", `/api/settings/api-tokens/${grants[0].id}`)).status).toBe(204);
+    expect(await mcpStatus(provider.saved!.access_token)).toBe(401);
+    const refresh = await token({
+      grant_type: "refresh_token",
+      client_id: provider.client!.client_id,
+      refresh_token: provider.saved!.refresh_token!,
     });
-    expect(after.status).toBe(401);
+    expect(refresh).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    expect(refresh.body.error_description).toContain("revoked");
     await client.close();
   });
 
-  test("a code works once, only with its PKCE verifier; deny and a forged form are refused", async () => {
-    const provider = new MemoryProvider("Second");
-    await expect(connect(provider)).rejects.toBeInstanceOf(UnauthorizedError);
-    const user = browser();
-    const signIn = await user.get(provider.opened!.toString());
-    const signedIn = await user.post(`${stack.base}/oauth/sign-in`, {
-      ...formOf(signIn.html).fields,
-      username: "user",
-      password: "user-dev-password",
+  test("deny sends error=access_denied and the state to the client; a request is answered once", async () => {
+    const provider = await started("Denied");
+    const archi = await stack.signIn("archi");
+    const handle = await consentHandle(provider.opened!);
+    const { described, res } = await decide(archi, handle, "deny");
+    expect(res.status).toBe(200);
+    const back = new URL(res.body.redirect_to);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    expect(back.searchParams.get("error")).toBe("access_denied");
+    expect(back.searchParams.get("state")).toBe(provider.opened!.searchParams.get("state"));
+    expect(back.searchParams.get("code")).toBeNull();
+    const again = await archi.call("POST", `/api/oauth/requests/${handle}/decision`, {
+      decision: "allow",
+      consent: described.consent,
+      organization_id: organizationId,
     });
-    const consent = await user.get(`${stack.base}${signedIn.location}`);
-    const { fields, options } = formOf(consent.html);
-    const forged = await user.post(`${stack.base}/oauth/authorize`, {
-      ...fields,
+    expect(again.status).toBe(410);
+    expect((await archi.call("GET", `/api/oauth/requests/${handle}`)).status).toBe(410);
+  });
+
+  test("the decision trusts only the server's request: its owner, its anti-forgery value, the user's own choices", async () => {
+    const provider = await started("Probed");
+    const handle = await consentHandle(provider.opened!);
+    // Signed out: nothing; an API token cannot grant another.
+    expect((await stack.http("GET", `/api/oauth/requests/${handle}`)).status).toBe(401);
+    const archi = await stack.signIn("archi");
+    const pat = await stack.apiToken(archi);
+    expect((await stack.rest(pat.token, "GET", `/api/oauth/requests/${handle}`)).status).toBe(403);
+    // The first signed-in user to open the request owns it; to anyone else it does not exist.
+    const described = await archi.call("GET", `/api/oauth/requests/${handle}`);
+    expect(described.status).toBe(200);
+    const open = await stack.signIn("open");
+    expect((await open.call("GET", `/api/oauth/requests/${handle}`)).status).toBe(404);
+    expect(
+      (
+        await open.call("POST", `/api/oauth/requests/${handle}/decision`, {
+          decision: "allow",
+          consent: described.body.consent,
+          organization_id: open.organizationId,
+        })
+      ).status,
+    ).toBe(403);
+    // A decision without the value the page read (a cross-site form) is refused.
+    const forged = await archi.call("POST", `/api/oauth/requests/${handle}/decision`, {
+      decision: "allow",
       consent: "forged",
-      grant: options[0]!.value,
-      decision: "approve",
+      organization_id: organizationId,
     });
-    expect(forged.status).toBe(400);
-    const denied = await user.post(`${stack.base}/oauth/authorize`, {
-      ...fields,
-      grant: options[0]!.value,
-      decision: "deny",
+    expect(forged.status).toBe(403);
+    // Another user's organization, another organization's workspace: refused, naming the field; the request stays.
+    const allow = (choice: Choice) =>
+      archi.call("POST", `/api/oauth/requests/${handle}/decision`, {
+        decision: "allow",
+        consent: described.body.consent,
+        ...choice,
+      });
+    const notMine = await allow({ organization_id: open.organizationId });
+    expect(notMine.status).toBe(422);
+    expect(JSON.stringify(notMine.body)).toContain("organization_id");
+    const openWorkspace = (await open.call("POST", "/api/workspaces", { name: "Open's" })).body.id as string;
+    const elsewhere = await allow({ organization_id: organizationId, workspace_id: openWorkspace });
+    expect(elsewhere.status).toBe(422);
+    expect(JSON.stringify(elsewhere.body)).toContain("workspace_id");
+    // The redirect URI and the PKCE challenge are the stored ones whatever the body says.
+    const sneaky = await archi.call("POST", `/api/oauth/requests/${handle}/decision`, {
+      decision: "allow",
+      consent: described.body.consent,
+      organization_id: organizationId,
+      redirect_uri: "https://evil.example/cb",
+      code_challenge: "A".repeat(43),
     });
-    expect(new URL(denied.location!).searchParams.get("error")).toBe("access_denied");
-    const approved = await user.post(`${stack.base}/oauth/authorize`, {
-      ...fields,
-      grant: options[0]!.value,
-      decision: "approve",
-    });
-    const code = new URL(approved.location!).searchParams.get("code")!;
-    const token = (body: Record<string, string>) =>
-      fetch(`${stack.base}/oauth/token`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          grant_type: "authorization_code",
-          client_id: provider.client!.client_id,
-          redirect_uri: REDIRECT,
-          code,
-          ...body,
-        }).toString(),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-    const wrong = await token({ code_verifier: "x".repeat(43) });
-    expect(wrong).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    expect(sneaky.status).toBe(200);
+    expect(new URL(sneaky.body.redirect_to).origin).toBe("http://127.0.0.1:9");
+    await finish(provider, sneaky.body.redirect_to);
+    expect(provider.saved?.access_token).toMatch(/^ams_pat_/);
+  });
+
+  test("a code works once, only with its PKCE verifier", async () => {
+    const provider = await started("Second");
+    const user = await stack.signIn("user");
+    const handle = await consentHandle(provider.opened!);
+    const { res } = await decide(user, handle, "allow", { organization_id: user.organizationId });
+    const code = new URL(res.body.redirect_to).searchParams.get("code")!;
+    const exchange = (verifier: string) =>
+      token({
+        grant_type: "authorization_code",
+        client_id: provider.client!.client_id,
+        redirect_uri: REDIRECT,
+        code,
+        code_verifier: verifier,
+      });
+    expect(await exchange("x".repeat(43))).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
     // The failed attempt used the code up: the right verifier is too late now.
-    const late = await token({ code_verifier: provider.verifier });
-    expect(late.body.error).toBe("invalid_grant");
+    expect((await exchange(provider.verifier)).body.error).toBe("invalid_grant");
   });
 
   test("a viewer's grant lists only the read tools", async () => {
-    const provider = new MemoryProvider("Viewer's client");
-    await expect(connect(provider)).rejects.toBeInstanceOf(UnauthorizedError);
-    const user = browser();
-    const signIn = await user.get(provider.opened!.toString());
-    const signedIn = await user.post(`${stack.base}/oauth/sign-in`, {
-      ...formOf(signIn.html).fields,
-      username: "user",
-      password: "user-dev-password",
-    });
-    const consent = await user.get(`${stack.base}${signedIn.location}`);
-    const { fields, options } = formOf(consent.html);
-    const approved = await user.post(`${stack.base}/oauth/authorize`, {
-      ...fields,
-      grant: options[0]!.value,
-      decision: "approve",
-    });
-    const transport = new StreamableHTTPClientTransport(new URL(`${stack.base}/mcp/`), { authProvider: provider });
-    await transport.finishAuth(new URL(approved.location!).searchParams.get("code")!);
+    const provider = await started("Viewer's client");
+    const user = await stack.signIn("user");
+    const handle = await consentHandle(provider.opened!);
+    const { described, res } = await decide(user, handle, "allow", { organization_id: user.organizationId });
+    expect(described.organizations[0]).toMatchObject({ role: "viewer", can_change_models: false });
+    await finish(provider, res.body.redirect_to);
     const { client } = await connect(provider);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain("get_model_info");
@@ -292,95 +361,224 @@ describe("the SDK client's OAuth dance", () => {
     expect(textOf(await client.callTool({ name: "list_workspaces", arguments: {} }))).toContain("workspaces");
     await client.close();
   });
+});
 
-  test("in Chromium: sign in, choose the workspace, allow; the client gets its token and calls tools", async () => {
-    const provider = new MemoryProvider("Chromium client");
-    await expect(connect(provider)).rejects.toBeInstanceOf(UnauthorizedError);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-dev-shm-usage",
-      ],
+describe("refresh tokens", () => {
+  async function granted(name: string) {
+    const provider = await started(name);
+    const archi = await stack.signIn("archi");
+    const handle = await consentHandle(provider.opened!);
+    const { res } = await decide(archi, handle, "allow", { organization_id: organizationId });
+    await finish(provider, res.body.redirect_to);
+    return { provider, archi };
+  }
+
+  test("an expired access token is renewed by the SDK client itself, without the browser", async () => {
+    const { provider, archi } = await granted("Renewing client");
+    const first = provider.saved!;
+    await stack.database.rows(
+      sql`update api_tokens set expires_at = now() - interval '1 second' where name = 'MCP: Renewing client'`,
+    );
+    expect(await mcpStatus(first.access_token)).toBe(401);
+    provider.opened = undefined;
+    const { client } = await connect(provider);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(37);
+    expect(provider.saved!.access_token).not.toBe(first.access_token);
+    expect(provider.saved!.refresh_token).not.toBe(first.refresh_token);
+    // No new authorization was started: the user's browser was not needed.
+    expect(provider.opened).toBeUndefined();
+    // Still one grant on the tokens page, now valid for another hour.
+    const list = await archi.call("GET", "/api/settings/api-tokens");
+    const rows = list.body.filter((t: { name: string }) => t.name === "MCP: Renewing client");
+    expect(rows).toHaveLength(1);
+    expect(rows[0].expired).toBe(false);
+    await client.close();
+  });
+
+  test("rotation: each refresh token works once; presenting a used one revokes the whole grant", async () => {
+    const { provider, archi } = await granted("Rotating client");
+    const clientId = provider.client!.client_id;
+    const first = provider.saved!;
+    const second = await token({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: first.refresh_token!,
     });
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "mcp" });
+    expect(second.body.refresh_token).not.toBe(first.refresh_token);
+    // The new access token works, the previous one ended with the rotation.
+    expect(await mcpStatus(second.body.access_token)).toBe(200);
+    expect(await mcpStatus(first.access_token)).toBe(401);
+    // Another client cannot use it.
+    const stranger = await token({
+      grant_type: "refresh_token",
+      client_id: "mcp_someone_else",
+      refresh_token: second.body.refresh_token,
+    });
+    expect(stranger).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    // The first refresh token again (stolen, or replayed): refused, and the grant is revoked with everything in it.
+    const replay = await token({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: first.refresh_token!,
+    });
+    expect(replay).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    expect(replay.body.error_description).toContain("already used");
+    expect(await mcpStatus(second.body.access_token)).toBe(401);
+    const after = await token({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: second.body.refresh_token,
+    });
+    expect(after.body.error).toBe("invalid_grant");
+    const list = await archi.call("GET", "/api/settings/api-tokens");
+    expect(list.body.some((t: { name: string }) => t.name === "MCP: Rotating client")).toBe(false);
+  });
+
+  test("refresh tokens are stored as SHA-256 only", async () => {
+    const { provider } = await granted("Hashed client");
+    const rows = await stack.database.rows<{ token_hash: string }>(sql`select token_hash from oauth_refresh_tokens`);
+    expect(rows.some((r) => r.token_hash === provider.saved!.refresh_token)).toBe(false);
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
+  });
+});
+
+describe("in Chromium: the browser UI's consent page", () => {
+  test("sign in, choose organization and workspace, Allow; the SDK client gets its token; Deny tells the client", async () => {
+    const allowed = await started("Chromium client");
+    const denied = await started("Chromium denied client");
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       // The client's redirect URI: a local listener in a real host; here the browser's request to it is caught.
-      let callback = "";
+      const callbacks: string[] = [];
       await page.route(`${REDIRECT}**`, (route) => {
-        callback = route.request().url();
+        callbacks.push(route.request().url());
         return route.fulfill({ status: 200, contentType: "text/html", body: "<p>You can close this window.</p>" });
       });
-      await page.goto(provider.opened!.toString());
-      await page.fill("#username", "archi");
-      await page.fill("#password", "archi-dev-password");
-      await page.click("button[type=submit]");
-      await page.waitForSelector("#grant");
-      expect(await page.textContent("h1")).toBe("Connect an MCP client");
-      expect(await page.textContent("body")).toContain("as archi");
-      await page.selectOption("#grant", `${organizationId}/${workspaceId}`);
-      await page.click("button[value=approve]");
+      // Signed out: the consent page sends the user to sign in, and back with the request.
+      await page.goto(allowed.opened!.toString());
+      await page.waitForURL((url) => url.pathname === "/login");
+      expect(new URL(page.url()).searchParams.get("from")).toMatch(/^\/oauth\/consent\?request=/);
+      await page.getByLabel("Username").fill("archi");
+      await page.getByLabel("Password").fill("archi-dev-password");
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.waitForURL((url) => url.pathname === "/oauth/consent");
+      await page.getByLabel("Organization").waitFor();
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Connect an MCP client");
+      const card = page.locator(".auth-card");
+      await expect.poll(() => card.textContent()).toContain("Chromium client");
+      expect(await card.textContent()).toContain("signed in as archi");
+      expect(await card.textContent()).toContain("127.0.0.1:9");
+      await page.getByLabel("Organization").selectOption(organizationId);
+      await page.getByLabel("Workspace").selectOption(workspaceId);
+      const access = await page.locator("#consent-access").textContent();
+      expect(access).toContain("owner");
+      expect(access).toContain("read and change models, in the workspace Granted only");
+      expect(access).toContain("checked again on every request");
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, "mcp-oauth-consent");
+      await page.getByRole("button", { name: "Allow" }).click();
       await page.waitForURL(`${REDIRECT}**`);
-      const code = new URL(callback).searchParams.get("code")!;
-      const transport = new StreamableHTTPClientTransport(new URL(`${stack.base}/mcp/`), { authProvider: provider });
-      await transport.finishAuth(code);
+      const code = new URL(callbacks.at(-1)!).searchParams.get("code")!;
+      expect(code).toBeTruthy();
+      await new StreamableHTTPClientTransport(new URL(`${stack.base}/mcp/`), { authProvider: allowed }).finishAuth(
+        code,
+      );
+
+      // Signed in already: straight to the consent page; Deny.
+      await page.goto(denied.opened!.toString());
+      await page.getByRole("button", { name: "Deny" }).click();
+      await page.waitForURL(`${REDIRECT}**`);
+      const back = new URL(callbacks.at(-1)!);
+      expect(back.searchParams.get("error")).toBe("access_denied");
+      expect(back.searchParams.get("state")).toBe(denied.opened!.searchParams.get("state"));
     } finally {
       await browser.close();
     }
-    const { client } = await connect(provider);
+    const { client } = await connect(allowed);
     const info = (await client.callTool({ name: "get_model_info", arguments: {} })).structuredContent as any;
     expect(info.workspace.id).toBe(workspaceId);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(37);
     await client.close();
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("in the session profile (AUTH_MODE=session)", () => {
   let session: Stack;
   beforeAll(async () => {
     session = await startStack({ env: { AUTH_MODE: "session" } });
-  });
+  }, 120_000);
   afterAll(() => session?.close());
 
-  test("the consent page signs in through better-auth and the grant works the same", async () => {
-    const provider = new MemoryProvider("Session-profile client");
-    const client = new Client({ name: "oauth-test", version: "1.0.0" });
-    const url = new URL(`${session.base}/mcp/`);
-    await expect(
-      client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider })),
-    ).rejects.toBeInstanceOf(UnauthorizedError);
-    const user = browser();
-    const signIn = await user.get(provider.opened!.toString());
-    const wrong = await user.post(`${session.base}/oauth/sign-in`, {
-      ...formOf(signIn.html).fields,
-      username: "archi",
-      password: "not-the-password",
+  test("signed in through better-auth, the consent page's calls grant the same way", async () => {
+    const provider = await started("Session-profile client", session.base);
+    const origin = session.base;
+    const signIn = await fetch(`${origin}/auth/sign-in/username`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin },
+      body: JSON.stringify({ username: "archi", password: "archi-dev-password" }),
     });
-    expect(wrong.status).toBe(401);
-    expect(wrong.html).toContain("Invalid username or password.");
-    const signedIn = await user.post(`${session.base}/oauth/sign-in`, {
-      ...formOf(signIn.html).fields,
-      username: "archi",
-      password: "archi-dev-password",
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const call = (method: string, path: string, body?: unknown) =>
+      session.http(method, path, { body, headers: { cookie, origin } });
+    const handle = await consentHandle(provider.opened!);
+    const described = await call("GET", `/api/oauth/requests/${handle}`);
+    expect(described.status).toBe(200);
+    expect(described.body.username).toBe("archi");
+    const org = described.body.organizations[0];
+    const decided = await call("POST", `/api/oauth/requests/${handle}/decision`, {
+      decision: "allow",
+      consent: described.body.consent,
+      organization_id: org.id,
     });
-    expect(signedIn.status).toBe(303);
-    const consent = await user.get(`${session.base}${signedIn.location}`);
-    expect(consent.html).toContain("as <strong>archi</strong>");
-    const { fields, options } = formOf(consent.html);
-    const approved = await user.post(`${session.base}/oauth/authorize`, {
-      ...fields,
-      grant: options[0]!.value,
-      decision: "approve",
+    expect(decided.status).toBe(200);
+    await finish(provider, decided.body.redirect_to, session.base);
+    const { client } = await connect(provider, session.base);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(37);
+    await client.close();
+  });
+});
+
+describe("registration limits (behind one trusted proxy, addresses from X-Forwarded-For)", () => {
+  let limited: Stack;
+  beforeAll(async () => {
+    limited = await startStack({ env: { TRUST_PROXY_HOPS: "1" } });
+  }, 120_000);
+  afterAll(() => limited?.close());
+
+  const register = (ip: string) =>
+    limited.http("POST", "/oauth/register", {
+      headers: { "x-forwarded-for": ip },
+      body: { client_name: "Burst", redirect_uris: [REDIRECT] },
     });
-    await new StreamableHTTPClientTransport(url, { authProvider: provider }).finishAuth(
-      new URL(approved.location!).searchParams.get("code")!,
+
+  test("20 registrations an hour per address, then 429 with Retry-After; another address is not affected", async () => {
+    for (let i = 0; i < 20; i++) expect((await register("203.0.113.7")).status).toBe(201);
+    const refused = await register("203.0.113.7");
+    expect(refused.status).toBe(429);
+    const retry = Number(refused.headers.get("retry-after"));
+    expect(retry).toBeGreaterThan(3500);
+    expect(retry).toBeLessThanOrEqual(3600);
+    expect((await register("198.51.100.2")).status).toBe(201);
+  });
+
+  test("a registration that obtained no token within a day is deleted; a used one stays", async () => {
+    const old = new Date(Date.now() - 25 * 3600_000);
+    const { db } = limited.database;
+    await db.insert(oauthClients).values([
+      { clientId: "mcp_stale_unused", clientName: "Stale", redirectUris: [REDIRECT], createdAt: old },
+      { clientId: "mcp_stale_used", clientName: "Used", redirectUris: [REDIRECT], createdAt: old, usedAt: old },
+    ]);
+    expect((await register("192.0.2.1")).status).toBe(201);
+    const left = await limited.database.rows<{ client_id: string }>(
+      sql`select client_id from oauth_clients where client_id like 'mcp_stale_%'`,
     );
-    const connected = new Client({ name: "oauth-test", version: "1.0.0" });
-    await connected.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
-    expect((await connected.listTools()).tools.length).toBeGreaterThan(37);
-    await connected.close();
+    expect(left.map((c) => c.client_id)).toEqual(["mcp_stale_used"]);
   });
 });
