@@ -165,7 +165,15 @@ async function mcpTool(as: Caller, name: string, args: Record<string, unknown> =
   return (await json<{ result: { isError?: boolean; content: unknown[] } }>(res, 200)).result;
 }
 
-const state = { org: "", secret: "", owner: {} as Caller, member: {} as Caller, teamie: {} as Caller };
+const state = {
+  org: "",
+  secret: "",
+  team: "",
+  hidden: "",
+  owner: {} as Caller,
+  member: {} as Caller,
+  teamie: {} as Caller,
+};
 
 describe("four processes, session profile", () => {
   test("sign-in in both profiles: the session cookie here, the local access cookie on the local-profile control", async () => {
@@ -222,9 +230,20 @@ describe("four processes, session profile", () => {
       201,
     );
     state.secret = secret.id;
-    await json(await call(state.owner, "POST", "/api/elements", { type: "BusinessActor", name: "Hidden Actor" }), 201);
-    await json(await call(state.owner, "PUT", `/api/workspaces/${secret.id}/teams`, { team_ids: [team.id] }), 200);
+    state.team = team.id;
+    await json(await call(state.owner, "POST", `/api/workspaces/${secret.id}/activate`), 200);
+    const hidden = await json<{ id: string }>(
+      await call(state.owner, "POST", "/api/elements", { type: "BusinessActor", name: "Hidden Actor" }),
+      201,
+    );
+    state.hidden = hidden.id;
+    // Before the workspace is restricted the whole organization sees it: the member opens it, and the probes used
+    // below do find its content (so their silence afterwards means something).
     state.member = await signIn("user", "user-dev-password");
+    await json(await call(state.member, "POST", `/api/workspaces/${secret.id}/activate`), 200);
+    expect(await (await call(state.member, "GET", "/api/export")).text()).toContain("Hidden Actor");
+    expect((await call(state.member, "GET", `/api/elements/${hidden.id}`)).status).toBe(200);
+    await json(await call(state.owner, "PUT", `/api/workspaces/${secret.id}/teams`, { team_ids: [team.id] }), 200);
     state.teamie = await signIn("teamie", "teamie-password-1");
     for (const who of ["member", "teamie"] as const) {
       const created = await call(state[who], "POST", "/api/settings/api-tokens", {
@@ -242,19 +261,69 @@ describe("four processes, session profile", () => {
     expect(await names(state.teamie)).toContain("Secret Plans");
     expect((await call(state.member, "POST", `/api/workspaces/${state.secret}/activate`)).status).toBe(404);
     expect((await call(state.member, "GET", `/api/workspaces/${state.secret}/teams`)).status).toBe(404);
-    expect(await (await call(state.member, "GET", "/api/export")).text()).not.toContain("Hidden Actor");
+
+    // The member's stored choice still names the restricted workspace (opened before it was restricted): every
+    // read of "the active workspace" must now reach something else, or nothing.
+    const db = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    const [selection] = await db<{ workspace_id: string | null }[]>`
+      select s.workspace_id from user_selections s join users u on u.id = s.user_id where u.username = 'user'`;
+    await db.end({ timeout: 5 });
+    expect(selection?.workspace_id).toBe(state.secret);
+    const exported = await call(state.member, "GET", "/api/export");
+    expect(exported.status).toBeLessThan(500);
+    expect(await exported.text()).not.toContain("Hidden Actor");
+    const zip = await call(state.member, "GET", "/api/export/zip");
+    expect(zip.status).toBeLessThan(500);
+    expect(Buffer.from(await zip.arrayBuffer()).toString("latin1")).not.toContain(state.hidden);
+    expect((await call(state.member, "GET", `/api/elements/${state.hidden}`)).status).toBe(404);
+    const elements = await call(state.member, "GET", "/api/elements");
+    expect(await elements.text()).not.toContain("Hidden Actor");
 
     const listed = JSON.stringify(await mcpTool(state.member, "list_workspaces"));
     expect(listed).not.toContain("Secret Plans");
     expect(JSON.stringify(await mcpTool(state.teamie, "list_workspaces"))).toContain("Secret Plans");
     const byId = await mcpTool(state.member, "export_model", { workspace_id: state.secret });
     expect(byId.isError).toBe(true);
+    expect(JSON.stringify(byId)).not.toContain("Hidden Actor");
+    const element = await mcpTool(state.member, "get_element", {
+      workspace_id: state.secret,
+      element_id: state.hidden,
+    });
+    expect(element.isError).toBe(true);
+    expect(JSON.stringify(element)).not.toContain("Hidden Actor");
     const explore = await mcpTool(state.member, "explore", {
       workspace_id: state.secret,
       query: "MATCH (n) RETURN n.name AS name",
     });
     expect(explore.isError).toBe(true);
     expect(JSON.stringify(explore)).not.toContain("Hidden Actor");
+  });
+
+  test("the non-team member's PUT and DELETE on the restricted workspace are 404, on its content refused; nothing changes", async () => {
+    expect((await call(state.member, "PUT", `/api/workspaces/${state.secret}`, { name: "Taken" })).status).toBe(404);
+    expect((await call(state.member, "DELETE", `/api/workspaces/${state.secret}`)).status).toBe(404);
+    expect((await call(state.member, "PUT", `/api/workspaces/${state.secret}/teams`, { team_ids: [] })).status).toBe(
+      404,
+    );
+    // Content writes: a member writes nothing anywhere (403 before any lookup), the restricted workspace included.
+    expect((await call(state.member, "PUT", `/api/elements/${state.hidden}`, { name: "Defaced" })).status).toBe(403);
+    expect((await call(state.member, "DELETE", `/api/elements/${state.hidden}`)).status).toBe(403);
+    for (const [tool, args] of [
+      ["update_element", { workspace_id: state.secret, element_id: state.hidden, name: "Defaced" }],
+      ["delete_element", { workspace_id: state.secret, element_id: state.hidden }],
+    ] as const) {
+      expect((await mcpTool(state.member, tool, args)).isError, tool).toBe(true);
+    }
+    // The team member still finds everything as it was.
+    const teams = await json<{ id: string }[] | { teams: { id: string }[] }>(
+      await call(state.owner, "GET", `/api/workspaces/${state.secret}/teams`),
+      200,
+    );
+    expect(JSON.stringify(teams)).toContain(state.team);
+    expect(JSON.stringify(await mcpTool(state.teamie, "list_workspaces"))).toContain("Secret Plans");
+    const kept = await mcpTool(state.teamie, "get_element", { workspace_id: state.secret, element_id: state.hidden });
+    expect(kept.isError).toBeFalsy();
+    expect(JSON.stringify(kept)).toContain("Hidden Actor");
   });
 
   test("a member's write is refused (REST and MCP)", async () => {
@@ -284,6 +353,11 @@ describe("four processes, session profile", () => {
     await json(await call(state.teamie, "POST", `/api/workspaces/${state.secret}/activate`), 200);
     const explored = await call(state.teamie, "POST", "/api/explore", { query: "MATCH (n) RETURN n.name AS name" });
     expect(await explored.text()).toContain("Hidden Actor");
+    // The graph now holds the restricted workspace's content; the member whose stored choice still names that
+    // workspace explores through the same REST route and gets none of it.
+    const probe = await call(state.member, "POST", "/api/explore", { query: "MATCH (n) RETURN n.name AS name" });
+    expect(probe.status).toBeLessThan(500);
+    expect(await probe.text()).not.toContain("Hidden Actor");
   });
 
   test("the graph-worker killed (SIGKILL) in the middle of a job and started again completes it", {
