@@ -25,7 +25,9 @@ function builtUi(): string {
 describe("the browser UI as control serves it", () => {
   test("pages get index.html uncached under a strict CSP; assets are gzip and cached for a year", async () => {
     const app = appServing(builtUi());
-    for (const path of ["/", "/login", "/workspaces/some-id"]) {
+    // The MCP OAuth consent page is the app's, under its strict CSP and never framed (a framed Allow button could be
+    // clicked by a hidden page).
+    for (const path of ["/", "/login", "/workspaces/some-id", "/oauth/consent"]) {
       const res = await app.request(path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get("cache-control")).toBe("no-cache");
@@ -53,6 +55,8 @@ describe("the browser UI as control serves it", () => {
       "/mcp",
       "/auth/x",
       "/oauth/x",
+      "/oauth/consent/x",
+      "/oauth/authorize",
       "/.well-known/x",
       "/metrics",
       "/assets/missing.js",
