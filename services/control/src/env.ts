@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEMO_PASSWORDS, seedPasswordsUsed } from "./seed/seed-env.ts";
 
 /**
  * Control's configuration, parsed once at start-up. Development defaults make `pnpm start` work on a laptop;
@@ -21,6 +22,8 @@ const flag = z
   .transform((v) => v === "true" || v === "1");
 
 const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
+
+const seedPassword = z.preprocess((v) => (v === "" ? undefined : v), z.string().min(1).optional());
 
 const secret = (name: keyof typeof devDefaults) =>
   z.string().min(32, `${name} must be at least 32 characters`).default(devDefaults[name]);
@@ -73,11 +76,12 @@ const EnvSchema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
   DEMO_SEED: flag,
   /** The first platform admin's password, used when the users table is empty; production has no default. */
-  SEED_ADMIN_PASSWORD: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(1).optional()),
-  SEED_USER_PASSWORD: z.string().min(1).default(devDefaults.SEED_USER_PASSWORD),
-  SEED_CONTRIB_PASSWORD: z.string().min(1).default(devDefaults.SEED_CONTRIB_PASSWORD),
-  SEED_ARCHI_PASSWORD: z.string().min(1).default(devDefaults.SEED_ARCHI_PASSWORD),
-  SEED_OPEN_PASSWORD: z.string().min(1).default(devDefaults.SEED_OPEN_PASSWORD),
+  SEED_ADMIN_PASSWORD: seedPassword,
+  /** The other seeded accounts' passwords (seed/seed-env.ts says when each is used); production has no default. */
+  SEED_USER_PASSWORD: seedPassword,
+  SEED_CONTRIB_PASSWORD: seedPassword,
+  SEED_ARCHI_PASSWORD: seedPassword,
+  SEED_OPEN_PASSWORD: seedPassword,
   /** The browser-facing address of the service: links in e-mails and the OIDC redirect URI are built from it. */
   PUBLIC_URL: z.url().default("http://localhost:8080"),
   /** smtp://[user:pass@]host:port or smtps://...; absent means e-mail is not sent (invitations keep sent_at null). */
@@ -120,8 +124,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new Error(`Invalid control configuration:\n${lines.join("\n")}`);
   }
   const env = result.data;
-  if (env.SEED_ADMIN_PASSWORD === undefined && env.NODE_ENV !== "production") {
-    env.SEED_ADMIN_PASSWORD = devDefaults.SEED_ADMIN_PASSWORD;
+  if (env.NODE_ENV !== "production") {
+    for (const name of DEMO_PASSWORDS) env[name] ??= devDefaults[name];
   }
   const problems = productionProblems(env);
   if (problems.length > 0) {
@@ -133,22 +137,20 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
 function productionProblems(env: ControlEnv): string[] {
   if (env.NODE_ENV !== "production") return [];
   const problems: string[] = [];
-  // Seed passwords matter only when they seed: the admin's when given (first start), the demo ones with DEMO_SEED.
+  // A seed password is required exactly when its account will be seeded (seed/seed-env.ts): the session profile's
+  // accounts (spec), the demo ones with DEMO_SEED. The admin's, when given anyway, is still checked.
   const used: (keyof typeof devDefaults)[] = ["AUTH_JWT_SECRET", "SEED_ADMIN_PASSWORD"];
-  // The session profile's seeded accounts (spec: required in production) and its cookie secret.
-  if (env.AUTH_MODE === "session") {
-    used.push("SESSION_SECRET", "SEED_USER_PASSWORD", "SEED_CONTRIB_PASSWORD", "SEED_ARCHI_PASSWORD");
-    if (env.SEED_ADMIN_PASSWORD === undefined) problems.push("SEED_ADMIN_PASSWORD is required with AUTH_MODE=session");
+  for (const [name, reason] of seedPasswordsUsed(env)) {
+    if (env[name] === undefined) problems.push(`${name} is required with ${reason}`);
+    used.push(name);
   }
+  // The session profile's cookie secret.
+  if (env.AUTH_MODE === "session") used.push("SESSION_SECRET");
   // With a private key TENANT_JWT_SECRET is not used; split, the key is required: a shared secret would let tenant
   // and mcp mint control's tokens.
   if (!env.TENANT_JWT_PRIVATE_KEY) used.push("TENANT_JWT_SECRET");
   if (env.TENANT_URL && !env.TENANT_JWT_PRIVATE_KEY) {
     problems.push("TENANT_JWT_PRIVATE_KEY is required in the split shape (tenant and mcp get only its public key)");
-  }
-  if (env.DEMO_SEED) {
-    used.push("SEED_USER_PASSWORD", "SEED_CONTRIB_PASSWORD", "SEED_ARCHI_PASSWORD", "SEED_OPEN_PASSWORD");
-    if (env.SEED_ADMIN_PASSWORD === undefined) problems.push("SEED_ADMIN_PASSWORD is required with DEMO_SEED");
   }
   for (const name of new Set(used)) {
     if (env[name] === devDefaults[name]) problems.push(`${name} is the development default; set a real value`);
