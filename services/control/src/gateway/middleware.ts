@@ -1,4 +1,4 @@
-import { AppError, type ServiceClaims } from "@ams/shared";
+import { AppError, mustExist, type ServiceClaims } from "@ams/shared";
 import { limitBody } from "@ams/shared/http";
 import type { MiddlewareHandler } from "hono";
 import type { Access, Principal } from "../auth/principal.ts";
@@ -51,10 +51,13 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
     let body: ArrayBuffer | undefined;
     let bodyOrganizationId: string | undefined;
     if (principal && (rule.target === "body-org" || rule.target === "body-org-or-active")) {
+      // limitBody runs the reader or throws 413; the body is kept to be forwarded as it came.
+      const peeked: { body?: ArrayBuffer } = {};
       await peekLimit(c, async () => {
-        body = await c.req.arrayBuffer();
+        peeked.body = await c.req.arrayBuffer();
       });
-      bodyOrganizationId = await peekOrganizationId(c.req.header("content-type"), body!);
+      body = mustExist(peeked.body, "The request body read within the peek limit");
+      bodyOrganizationId = await peekOrganizationId(c.req.header("content-type"), body);
     }
     const access = await authorize({ rule, params, principal, bodyOrganizationId }, resolver, policy).catch((err) => {
       throw rule.upstream === "mcp" ? pointToOAuth(err, ctx.env.PUBLIC_URL) : err;

@@ -1,7 +1,7 @@
 import { users } from "@ams/db";
 import { eq } from "drizzle-orm";
 import { composeInvitationEmail } from "../mail/invitation-email.ts";
-import { ONBOARDING_ACTIONS } from "../sso/identity-admin.ts";
+import { type IdentityAdmin, ONBOARDING_ACTIONS } from "../sso/identity-admin.ts";
 import type { DeliveryKind } from "./schemas.ts";
 import type { InvitationServices } from "./services.ts";
 
@@ -38,7 +38,7 @@ export async function deliverInvitation(
     if (s.identityAdmin) {
       if (!(await s.identityAdmin.findByEmail(d.email))) {
         kind = "onboarding";
-        await provisionIdentity(s, d);
+        await provisionIdentity(s.identityAdmin, s, d);
       }
     } else if (!s.settings.ssoEnabled) {
       const [row] = await s.database.db.select({ id: users.id }).from(users).where(eq(users.email, d.email));
@@ -63,8 +63,7 @@ export async function deliverInvitation(
   }
 }
 
-async function provisionIdentity(s: InvitationServices, d: Delivery): Promise<void> {
-  const admin = s.identityAdmin!;
+async function provisionIdentity(admin: IdentityAdmin, s: InvitationServices, d: Delivery): Promise<void> {
   const created = await admin.createUser({ username: d.email, email: d.email });
   try {
     await admin.executeActionsEmail(created.id, ONBOARDING_ACTIONS, {

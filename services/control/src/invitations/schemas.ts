@@ -73,7 +73,8 @@ export const AcceptedInvitation = z
 export type InvitationRow = typeof invitations.$inferSelect;
 export type InvitationView = z.infer<typeof Invitation>;
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const isoOf = (d: Date | string) => new Date(d).toISOString();
+const iso = (d: Date | string | null) => (d === null ? null : isoOf(d));
 
 export function invitationStatus(row: InvitationRow, now: Date): z.infer<typeof InvitationStatus> {
   if (row.acceptedAt) return "accepted";
@@ -90,8 +91,8 @@ export function toInvitation(row: InvitationRow, invitedBy: string | null, now: 
     delivery_mode: row.deliveryMode as DeliveryMode,
     status: invitationStatus(row, now),
     invited_by: invitedBy,
-    created_at: iso(row.createdAt)!,
-    expires_at: iso(row.expiresAt)!,
+    created_at: isoOf(row.createdAt),
+    expires_at: isoOf(row.expiresAt),
     sent_at: iso(row.sentAt),
     accepted_at: iso(row.acceptedAt),
     revoked_at: iso(row.revokedAt),

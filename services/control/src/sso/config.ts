@@ -24,23 +24,24 @@ export const trimSlashes = (url: string) => url.replace(/\/+$/, "");
 /** Null when SSO is off; throws one Error naming every missing variable when it is on but incomplete. */
 export function ssoConfigFromEnv(env: ControlEnv): SsoConfig | null {
   if (!env.IDP_SSO_ENABLED) return null;
+  const { IDP_URL: url, IDP_REALM: realmName, IDP_CLIENT_ID_WEB: clientId } = env;
   const problems: string[] = [];
-  if (!env.IDP_URL) problems.push("IDP_URL is required when IDP_SSO_ENABLED is true");
-  if (!env.IDP_REALM) problems.push("IDP_REALM is required when IDP_SSO_ENABLED is true");
-  if (!env.IDP_CLIENT_ID_WEB) problems.push("IDP_CLIENT_ID_WEB is required when IDP_SSO_ENABLED is true");
+  if (!url) problems.push("IDP_URL is required when IDP_SSO_ENABLED is true");
+  if (!realmName) problems.push("IDP_REALM is required when IDP_SSO_ENABLED is true");
+  if (!clientId) problems.push("IDP_CLIENT_ID_WEB is required when IDP_SSO_ENABLED is true");
   if (Boolean(env.IDP_ADMIN_CLIENT_ID) !== Boolean(env.IDP_ADMIN_CLIENT_SECRET)) {
     problems.push("IDP_ADMIN_CLIENT_ID and IDP_ADMIN_CLIENT_SECRET go together");
   }
-  if (problems.length > 0) {
+  if (problems.length > 0 || !url || !realmName || !clientId) {
     throw new Error(`Invalid identity provider configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
   }
-  const idpUrl = trimSlashes(env.IDP_URL!);
-  const realm = encodeURIComponent(env.IDP_REALM!);
+  const idpUrl = trimSlashes(url);
+  const realm = encodeURIComponent(realmName);
   const publicUrl = trimSlashes(env.PUBLIC_URL);
   return {
     issuer: `${idpUrl}/realms/${realm}`,
     adminBaseUrl: `${idpUrl}/admin/realms/${realm}`,
-    clientId: env.IDP_CLIENT_ID_WEB!,
+    clientId,
     clientSecret: env.IDP_CLIENT_SECRET_WEB,
     redirectUri: `${publicUrl}/api/auth/callback`,
     postLogoutRedirectUri: `${publicUrl}/login`,

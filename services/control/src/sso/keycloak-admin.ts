@@ -71,7 +71,7 @@ export function createKeycloakAdmin(opts: {
     await expectOk(res, `user lookup by ${param}`);
     const list = (await res.json()) as UserRepresentation[];
     const hit = list.find((u) => (u[param] ?? "").toLowerCase() === wanted && u.id);
-    return hit ? toIdpUser(hit) : null;
+    return hit?.id ? toIdpUser(hit.id, hit) : null;
   }
 
   return {
@@ -89,7 +89,7 @@ export function createKeycloakAdmin(opts: {
       const res = await call("POST", "/users", rep);
       await expectOk(res, "user creation");
       const id = res.headers.get("location")?.split("/").pop();
-      if (id) return toIdpUser({ ...rep, id: decodeURIComponent(id) });
+      if (id) return toIdpUser(decodeURIComponent(id), rep);
       const found = await findOne("email", input.email);
       if (!found) throw new IdentityAdminError("user creation: the new account cannot be found");
       return found;
@@ -111,9 +111,9 @@ export function createKeycloakAdmin(opts: {
   };
 }
 
-function toIdpUser(u: UserRepresentation): IdpUser {
+function toIdpUser(id: string, u: UserRepresentation): IdpUser {
   return {
-    id: u.id!,
+    id,
     username: u.username ?? "",
     email: u.email ?? null,
     emailVerified: u.emailVerified === true,
