@@ -436,6 +436,30 @@ describe("refresh tokens", () => {
     expect(list.body.some((t: { name: string }) => t.name === "MCP: Rotating client")).toBe(false);
   });
 
+  test("a used refresh token is remembered a week for reuse detection, then forgotten (not kept for ever)", async () => {
+    const { provider } = await granted("Long-lived client");
+    const clientId = provider.client!.client_id;
+    const refresh = (refreshToken: string) =>
+      token({ grant_type: "refresh_token", client_id: clientId, refresh_token: refreshToken });
+    const first = provider.saved!.refresh_token!;
+    const second = (await refresh(first)).body.refresh_token as string;
+    await stack.database.rows(
+      sql`update oauth_refresh_tokens set used_at = now() - interval '8 days' where used_at is not null
+          and api_token_id = (select id from api_tokens where name = 'MCP: Long-lived client')`,
+    );
+    const third = await refresh(second);
+    expect(third.status).toBe(200);
+    const kept = await stack.database.rows<{ used: boolean }>(
+      sql`select used_at is not null as used from oauth_refresh_tokens
+          where api_token_id = (select id from api_tokens where name = 'MCP: Long-lived client') order by created_at`,
+    );
+    // The week-old used token is gone; the one just used and the new one remain.
+    expect(kept.map((r) => r.used)).toEqual([true, false]);
+    // Presented now, the forgotten one is merely unknown: the grant lives on.
+    expect((await refresh(first)).body.error_description).toBe("the refresh token is unknown or expired");
+    expect(await mcpStatus(third.body.access_token)).toBe(200);
+  });
+
   test("refresh tokens are stored as SHA-256 only", async () => {
     const { provider } = await granted("Hashed client");
     const rows = await stack.database.rows<{ token_hash: string }>(sql`select token_hash from oauth_refresh_tokens`);

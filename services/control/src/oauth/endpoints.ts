@@ -22,6 +22,8 @@ export const CODE_TTL_MS = 5 * 60 * 1000;
 export const ACCESS_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** How long a refresh token stays valid unused: a client used at least this often never asks the user again. */
 export const REFRESH_TOKEN_TTL_MS = 60 * 24 * 60 * 60 * 1000;
+/** How long a used refresh token is remembered, so that presenting it again revokes its grant. */
+export const USED_REFRESH_TOKEN_MEMORY_MS = 7 * 24 * 60 * 60 * 1000;
 /** A registration that obtained no token within this time is deleted. */
 export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Dynamic registrations allowed per client address in REGISTRATION_WINDOW_MS. */

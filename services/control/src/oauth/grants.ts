@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { apiTokens, oauthClients, oauthCodes, oauthRefreshTokens } from "@ams/db";
 import { AppError, type OrgRole, roleHas } from "@ams/shared";
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { generateApiToken } from "../auth/api-token-format.ts";
 import { randomBase62, randomSecret, sha256Hex } from "../auth/secrets.ts";
 import type { ControlContext } from "../context.ts";
 import { workspaceVisible } from "../gateway/visibility.ts";
-import { ACCESS_TOKEN_TTL_MS, CODE_TTL_MS, REFRESH_TOKEN_TTL_MS } from "./endpoints.ts";
+import { ACCESS_TOKEN_TTL_MS, CODE_TTL_MS, REFRESH_TOKEN_TTL_MS, USED_REFRESH_TOKEN_MEMORY_MS } from "./endpoints.ts";
 
 type Db = ControlContext["database"]["db"];
 
@@ -222,6 +222,18 @@ export async function refreshGrant(ctx: ControlContext, input: { refreshToken: s
     if (!renewed) {
       return { refused: new GrantError("invalid_grant", "the grant was revoked; the user must allow access again") };
     }
+    // The grant's used refresh tokens are remembered for reuse detection a week, not for ever (one per renewal).
+    await tx
+      .delete(oauthRefreshTokens)
+      .where(
+        and(
+          eq(oauthRefreshTokens.apiTokenId, renewed.id),
+          or(
+            lt(oauthRefreshTokens.expiresAt, now),
+            lt(oauthRefreshTokens.usedAt, new Date(now.getTime() - USED_REFRESH_TOKEN_MEMORY_MS)),
+          ),
+        ),
+      );
     return { tokens: tokenAnswer(secret.token, await issueRefreshToken(tx, renewed.id, input.clientId, now)) };
   });
   if ("refused" in outcome) throw outcome.refused;
