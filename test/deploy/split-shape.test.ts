@@ -230,6 +230,7 @@ describe("the split shape started from the chart's environment", () => {
         authorization: `Bearer ${session.token}`,
         accept: "application/json, text/event-stream",
         "content-type": "application/json",
+        "x-request-id": "split-mcp-1",
       },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
@@ -258,6 +259,16 @@ describe("the split shape started from the chart's environment", () => {
       status: 201,
       organization_id: session.orgId,
     });
+    // The same for a request to /mcp: control and mcp each log it once under the caller's request id.
+    const mcpCall = (p: (typeof processes)[number]) =>
+      p.lines().filter((l) => l.msg === "request" && l.request_id === "split-mcp-1");
+    expect(mcpCall(processes[3])).toEqual([
+      expect.objectContaining({ service: "control", method: "POST", status: 200, organization_id: session.orgId }),
+    ]);
+    expect(mcpCall(processes[1])).toEqual([
+      expect.objectContaining({ service: "mcp", method: "POST", status: 200, organization_id: session.orgId }),
+    ]);
+    expect(typeof mcpCall(processes[1])[0]?.duration_ms).toBe("number");
     for (const p of processes) expect(p.raw()).not.toContain(adminPassword);
     expect(session.token.length).toBeGreaterThan(20);
     for (const p of processes) expect(p.raw()).not.toContain(session.token);
