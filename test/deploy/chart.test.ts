@@ -410,6 +410,34 @@ describe("installing with only a host name and secrets", () => {
     }
   });
 
+  test("NOTES tell the operator where and how to sign in: the URL from the ingress host, the admin's password", () => {
+    const notes = (args: string[]) => {
+      const result = helm(["install", "site", chartDir, "--dry-run=client", "--namespace", "archimate", ...args]);
+      expect(result.status, result.stderr).toBe(0);
+      const text = result.stdout.split("\nNOTES:\n")[1];
+      expect(text).toBeDefined();
+      return text as string;
+    };
+    const plain = notes(setArgs(minimalSets));
+    expect(plain).toContain('Sign in at http://archimate.example.com/login as the platform admin, user name "admin"');
+    expect(plain).toContain(
+      "kubectl -n archimate get secret site-secrets -o jsonpath='{.data.SEED_ADMIN_PASSWORD}' | base64 -d",
+    );
+    expect(plain).toContain("helm test site -n archimate");
+
+    const tls = notes(["-f", join(examplesDir, "small.yaml"), ...setArgs(minimalSets)]);
+    expect(tls).toContain("Sign in at https://archimate.example.com/login");
+
+    const own = notes([
+      ...setArgs({ "ingress.host": "models.example.org", authMode: "session", "secrets.existingSecret": "mine" }),
+    ]);
+    expect(own).toContain(
+      'Sign in at http://models.example.org/login as the platform admin, user name "admin" (session profile)',
+    );
+    expect(own).toContain("get secret mine -o jsonpath='{.data.SEED_ADMIN_PASSWORD}'");
+    expect(own).toContain("POST /auth/sign-in/username");
+  });
+
   test("a changed secret value changes the pods' checksum (they roll); an unchanged one does not", () => {
     const checksum = (objects: K8sObject[]) =>
       named(objects, "Deployment", "site-tenant").spec.template.metadata.annotations["checksum/secret"];
