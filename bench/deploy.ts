@@ -18,8 +18,8 @@ const CONTROL_MAIN = new URL("../services/control/src/main.ts", import.meta.url)
 /**
  * Issue 17: what metrics and access logging cost per request, and how long the standalone shape takes to be ready.
  * - GET /api/elements/:id on the tenant app in this process (no network, so the difference is the instrumentation),
- *   with metrics + one JSON access line per request (written to a sink) beside the same app without them,
- *   interleaved round by round.
+ *   with request id, metrics and one JSON access line per request (written to a sink) beside the same app built with
+ *   `observability: false` (none of those middlewares mounted), interleaved round by round.
  * - `node services/control/src/main.ts` on a fresh DATA_DIR (embedded PGlite, migrations, seed): time until
  *   /api/health answers 200, beside PGlite's own start in a fresh directory.
  */
@@ -56,7 +56,7 @@ export async function benchDeploy() {
         written += line.length;
       },
     });
-    const plain = createTenantApp({ database, tokens, log: silentLogger });
+    const plain = createTenantApp({ database, tokens, log: silentLogger, observability: false });
     const instrumented = createTenantApp({
       database,
       tokens,
@@ -73,15 +73,20 @@ export async function benchDeploy() {
     section(`Metrics and access log: GET /api/elements/:id (${elements.length} elements), in process`);
     const [off, on] = await interleaved([get(plain), get(instrumented)], { iterations: 3000, warmup: 300 });
     const added = on!.median - off!.median;
-    report("without metrics and access log, median", off!.median, null, "(the floor)", true);
+    report("without request id, metrics and access log, median", off!.median, null, "(the floor)", true);
     report(
-      `with metrics and access log, median (+${added.toFixed(3)} ms)`,
+      `with request id, metrics and access log, median (+${added.toFixed(3)} ms)`,
       on!.median,
       off!.median,
       "<= 0.1 ms added",
       added <= 0.1,
     );
     if (written === 0) throw new Error("the access log wrote nothing");
+    // The floor really is off (no request id answered), the instrumented app really on.
+    const answer = (app: typeof plain) =>
+      app.fetch(new Request(`http://tenant/api/elements/${elements[0]!.id}`, { headers: header }));
+    if ((await answer(plain)).headers.has("x-request-id")) throw new Error("the floor still runs the request id");
+    if (!(await answer(instrumented)).headers.has("x-request-id")) throw new Error("no request id when instrumented");
   } finally {
     await database.drop();
   }

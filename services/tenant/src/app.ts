@@ -57,6 +57,11 @@ export type TenantDeps = {
   health?: { queue?: HealthProbe; graph?: HealthProbe };
   /** Prometheus metrics of this process; absent: not collected. */
   metrics?: ServiceMetrics;
+  /**
+   * false: no request id, access log or metrics middleware at all (the bench's floor, to measure what they cost).
+   * Every process keeps the default, on.
+   */
+  observability?: boolean;
 };
 
 /**
@@ -78,9 +83,12 @@ export function createTenantApp(deps: TenantDeps) {
   const jsonLimit = deps.jsonBodyLimit ?? 1024 * 1024;
   const uploadLimit = deps.uploadLimit ?? 50 * 1024 * 1024;
   const log = deps.log ?? silentLogger;
-  app.use("*", requestId());
-  app.use("*", accessLog(log, { organizationOf: (c) => c.var.ctx?.organizationId }));
-  if (deps.metrics) {
+  const observe = deps.observability !== false;
+  if (observe) {
+    app.use("*", requestId());
+    app.use("*", accessLog(log, { organizationOf: (c) => c.var.ctx?.organizationId }));
+  }
+  if (observe && deps.metrics) {
     app.use("*", httpMetrics(deps.metrics));
     const imports = importDurationHistogram(deps.metrics);
     app.use("/api/*", async (c, next) => {
