@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { useStore } from "../app/store.ts";
 import type { Alignment } from "./arrange.ts";
 import { editor } from "./editor-store.ts";
@@ -8,6 +9,8 @@ export function ViewToolbar(props: {
   readOnly: boolean;
   selectedCount: number;
   hasSelection: boolean;
+  /** The selection shows elements or relationships (not only notes, groups or lines). */
+  hasModelSelection: boolean;
   history: { done: Command[]; undone: Command[]; busy: boolean };
   onZoom(f: number): void;
   onFit(): void;
@@ -25,10 +28,12 @@ export function ViewToolbar(props: {
   const last = h.done[h.done.length - 1];
   const next = h.undone[h.undone.length - 1];
   const many = props.selectedCount >= 2;
+  // On a phone the editing and arranging tools fold behind "Tools" so the zoom and the diagram keep the room.
+  const [more, setMore] = useState(false);
   return (
-    <div class="toolbar" role="toolbar" aria-label="View editor">
+    <div class={more ? "toolbar expanded" : "toolbar"} role="toolbar" aria-label="View editor">
       {props.readOnly ? null : (
-        <div class="tool-group">
+        <div class="tool-group tool-secondary" id="tools-edit">
           <button
             type="button"
             aria-pressed={!connecting}
@@ -81,7 +86,7 @@ export function ViewToolbar(props: {
         </button>
       </div>
       {props.readOnly ? null : (
-        <fieldset class="tool-group">
+        <fieldset class="tool-group tool-secondary" id="tools-arrange">
           <legend class="visually-hidden">Arrange</legend>
           <label class="visually-hidden" for="align-select">
             Align selected nodes
@@ -122,7 +127,7 @@ export function ViewToolbar(props: {
           <button
             type="button"
             class="danger"
-            disabled={!props.hasSelection}
+            disabled={!props.hasModelSelection}
             onClick={props.onDeleteFromModel}
             title="Delete the elements and relationships from the whole model"
           >
@@ -130,7 +135,7 @@ export function ViewToolbar(props: {
           </button>
         </fieldset>
       )}
-      <div class="tool-group">
+      <div class={props.readOnly ? "tool-group" : "tool-group tool-secondary"} id="tools-download">
         <button type="button" onClick={() => props.onDownload("svg")} title="Download this view as SVG">
           SVG
         </button>
@@ -138,6 +143,17 @@ export function ViewToolbar(props: {
           PNG
         </button>
       </div>
+      {props.readOnly ? null : (
+        <button
+          type="button"
+          class="toolbar-more"
+          aria-expanded={more}
+          aria-controls="tools-edit tools-arrange tools-download"
+          onClick={() => setMore(!more)}
+        >
+          Tools
+        </button>
+      )}
     </div>
   );
 }

@@ -208,6 +208,17 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
   };
 
   const chosen = topSelected(view, selected);
+  // What "Delete from model" would delete: the elements and relationships behind the selection (notes, groups and
+  // plain lines belong to the view only).
+  const doomed: string[] = [];
+  for (const id of selected) {
+    const n = view.nodes.get(id);
+    const el = n?.element_id ? elements.get(n.element_id) : undefined;
+    if (el) doomed.push(`${el.name || "(unnamed)"} (${words(el.type)})`);
+    const c = view.connections.get(id);
+    const rel = c?.relationship_id ? relationships.get(c.relationship_id) : undefined;
+    if (rel) doomed.push(`${rel.name ? `${rel.name} ` : ""}(${words(rel.type)} relationship)`);
+  }
   const source = connectAsk ? elementOf(connectAsk.source) : undefined;
   const target = connectAsk ? elementOf(connectAsk.target) : undefined;
   const drawnRels = new Set([...view.connections.values()].map((c) => c.relationship_id));
@@ -218,6 +229,7 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
         readOnly={props.readOnly}
         selectedCount={chosen.length}
         hasSelection={selected.size > 0}
+        hasModelSelection={doomed.length > 0}
         onZoom={zoomBy}
         onFit={() => fitToScreen(containerRef.current)}
         onActualSize={() => {
@@ -287,11 +299,19 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
           danger
           confirmLabel="Delete from model"
           message={
-            <p>
-              Delete the selected elements and relationships from the whole model? They disappear from every view, with
-              the relationships attached to them. This cannot be undone. (To remove them from this view only, use
-              "Delete from view".)
-            </p>
+            <>
+              <p>Delete from the whole model:</p>
+              <ul>
+                {doomed.slice(0, 12).map((name, i) => (
+                  <li key={i}>{name}</li>
+                ))}
+                {doomed.length > 12 ? <li>and {doomed.length - 12} more</li> : null}
+              </ul>
+              <p>
+                They disappear from every view, with the relationships attached to them. This cannot be undone. (To
+                remove them from this view only, use "Delete from view".)
+              </p>
+            </>
           }
           onAnswer={(yes) => {
             setConfirmModelDelete(false);

@@ -18,6 +18,9 @@ export function ModelerPage(props: { workspaceId: string }) {
   const state = useStore(model);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<"model" | "views">("model");
+  // On a narrow screen the model browser is folded away so the diagram comes first; a view chosen in it folds it again.
+  const [browserOpen, setBrowserOpen] = useState(false);
+  useEffect(() => setBrowserOpen(false), [state.openViewId]);
   const editable = canEdit(profile);
 
   useEffect(() => {
@@ -54,7 +57,11 @@ export function ModelerPage(props: { workspaceId: string }) {
   ) : null;
 
   return (
-    <Shell title={title} actions={ws ? <TransferMenu editable={editable} /> : null}>
+    <Shell
+      title={title}
+      // Kept while the model reloads after an import: its dialog then shows the import's warnings.
+      actions={state.workspaceId === props.workspaceId ? <TransferMenu editable={editable} /> : null}
+    >
       {error ? (
         <main class="page narrow" id="main">
           <h1>This workspace cannot be opened</h1>
@@ -73,7 +80,17 @@ export function ModelerPage(props: { workspaceId: string }) {
         </p>
       ) : (
         <main class="modeler" id="main">
-          <aside class="sidebar" aria-label="Model browser">
+          <button
+            type="button"
+            class="browser-toggle"
+            aria-expanded={browserOpen}
+            aria-controls="model-browser"
+            onClick={() => setBrowserOpen(!browserOpen)}
+          >
+            <span aria-hidden="true">{browserOpen ? "▾" : "▸"}</span> Model browser: {state.elements.size} elements,{" "}
+            {state.views.length} views
+          </button>
+          <aside class={browserOpen ? "sidebar open" : "sidebar"} id="model-browser" aria-label="Model browser">
             <div class="tabs" role="tablist" aria-label="Model browser">
               <button
                 type="button"

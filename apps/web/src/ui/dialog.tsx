@@ -45,15 +45,17 @@ export function ConfirmDialog(props: {
 }) {
   return (
     <Dialog title={props.title} onClose={() => props.onAnswer(false)}>
-      <div class="dialog-body">{props.message}</div>
-      <footer class="dialog-actions">
-        <button type="button" onClick={() => props.onAnswer(false)}>
-          Cancel
-        </button>
-        <button type="button" class={props.danger ? "danger" : "primary"} onClick={() => props.onAnswer(true)}>
-          {props.confirmLabel}
-        </button>
-      </footer>
+      <div class="dialog-body">
+        {props.message}
+        <footer class="dialog-actions">
+          <button type="button" onClick={() => props.onAnswer(false)}>
+            Cancel
+          </button>
+          <button type="button" class={props.danger ? "danger" : "primary"} onClick={() => props.onAnswer(true)}>
+            {props.confirmLabel}
+          </button>
+        </footer>
+      </div>
     </Dialog>
   );
 }
