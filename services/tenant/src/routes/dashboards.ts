@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { Database } from "@ams/db";
 import {
   createDashboard,
+  Dashboard,
   DashboardDefinition,
   dashboardJsonSchema,
   deleteDashboard,
@@ -27,10 +28,6 @@ import type { TenantApp } from "./openapi.ts";
 const tags = ["Dashboards"];
 export const DEFAULT_DASHBOARDS_DIR = fileURLToPath(new URL("../../dashboards/", import.meta.url));
 
-const Dashboard = z
-  .object({ dashboardId: z.string(), revision: z.number(), isProvisioned: z.boolean() })
-  .passthrough()
-  .openapi("Dashboard");
 const DashboardParam = z.object({
   dashboardId: z
     .string()

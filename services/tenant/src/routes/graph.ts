@@ -1,5 +1,5 @@
 import { requireGraph } from "@ams/graph";
-import { type GraphProvider, getRebuildJob, requestRebuild } from "@ams/model";
+import { GraphJobSchema, type GraphProvider, getRebuildJob, requestRebuild } from "@ams/model";
 import { answer, registerRoute } from "@ams/shared/http";
 import { z } from "@hono/zod-openapi";
 import type { TenantApp } from "./openapi.ts";
@@ -8,30 +8,6 @@ const tags = ["Graph"];
 
 /** Shared with the MCP tools: one wording of "graph not enabled / not ready". */
 export { requireGraph };
-
-export const GraphJob = z
-  .object({
-    id: z.string(),
-    workspace_id: z.string(),
-    state: z.enum(["queued", "running", "succeeded", "failed"]),
-    attempts: z.number(),
-    generation: z.number().nullable(),
-    counts: z
-      .object({
-        elements: z.number(),
-        relationships: z.number(),
-        views: z.number(),
-        reified: z.number(),
-        contains: z.number(),
-      })
-      .nullable(),
-    error: z.string().nullable(),
-    created_at: z.string(),
-    started_at: z.string().nullable(),
-    finished_at: z.string().nullable(),
-    status_url: z.string(),
-  })
-  .openapi("GraphJob");
 
 export function registerGraphRoutes(app: TenantApp, graph: GraphProvider) {
   registerRoute(
@@ -45,7 +21,7 @@ export function registerGraphRoutes(app: TenantApp, graph: GraphProvider) {
         "Rebuilds the graph read model of the active workspace (owner/editor). Waits for the job up to GRAPH_REBUILD_WAIT_MS: " +
         "200 with the counts when it finished, 202 with the job and its status route otherwise.",
       output: {
-        schema: GraphJob,
+        schema: GraphJobSchema,
         description: "Rebuilt: the job with its counts",
         also: { 202: "Still running: poll status_url (also in Location)" },
       },
@@ -71,7 +47,7 @@ export function registerGraphRoutes(app: TenantApp, graph: GraphProvider) {
           .max(100)
           .openapi({ param: { name: "jobId", in: "path" } }),
       }),
-      output: { schema: GraphJob, description: "The rebuild job" },
+      output: { schema: GraphJobSchema, description: "The rebuild job" },
     },
     (c, { params }) => getRebuildJob({ ctx: c.var.ctx, input: params }),
   );
