@@ -328,6 +328,47 @@ describe("the SDK client's OAuth dance", () => {
     expect(provider.saved?.access_token).toMatch(/^ams_pat_/);
   });
 
+  test("an Admin account may only deny; a request left too long is over (410)", async () => {
+    const login = await fetch(`${stack.base}/api/auth/local/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "admin", password: "admin-dev-password" }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const admin = (method: string, path: string, body?: unknown) =>
+      stack.http(method, path, { body, headers: { cookie } });
+    const provider = await started("Admin's client");
+    const handle = await consentHandle(provider.opened!);
+    const described = await admin("GET", `/api/oauth/requests/${handle}`);
+    expect(described.body).toMatchObject({ can_grant: false, organizations: [] });
+    const archi = await stack.signIn("archi");
+    const allow = await admin("POST", `/api/oauth/requests/${handle}/decision`, {
+      decision: "allow",
+      consent: described.body.consent,
+      organization_id: archi.organizationId,
+    });
+    expect(allow.status).toBe(403);
+    expect(allow.body.detail).toContain("Admin");
+    const deny = await admin("POST", `/api/oauth/requests/${handle}/decision`, {
+      decision: "deny",
+      consent: described.body.consent,
+    });
+    expect(new URL(deny.body.redirect_to).searchParams.get("error")).toBe("access_denied");
+
+    const late = await consentHandle((await started("Slow user's client")).opened!);
+    await stack.database.rows(
+      sql`update oauth_requests set expires_at = now() - interval '1 second' where client_id = (
+            select client_id from oauth_clients where client_name = 'Slow user''s client')`,
+    );
+    const expired = await archi.call("GET", `/api/oauth/requests/${late}`);
+    expect(expired.status).toBe(410);
+    expect(expired.body.detail).toContain("expired");
+  });
+
   test("a code works once, only with its PKCE verifier", async () => {
     const provider = await started("Second");
     const user = await stack.signIn("user");
@@ -590,6 +631,12 @@ describe("registration limits (behind one trusted proxy, addresses from X-Forwar
     expect(retry).toBeGreaterThan(3500);
     expect(retry).toBeLessThanOrEqual(3600);
     expect((await register("198.51.100.2")).status).toBe(201);
+    // Refused metadata stores nothing and is not counted, but is refused first.
+    const bad = await limited.http("POST", "/oauth/register", {
+      headers: { "x-forwarded-for": "203.0.113.7" },
+      body: { redirect_uris: ["ftp://x"] },
+    });
+    expect(bad.status).toBe(400);
   });
 
   test("a registration that obtained no token within a day is deleted; a used one stays", async () => {

@@ -82,7 +82,6 @@ function refusal(body: Record<string, unknown>): [string, string] | null {
  */
 export function registerOAuthRegistration(app: App, ctx: ControlContext) {
   app.post("/oauth/register", limitBody(MAX_BODY_BYTES), async (c) => {
-    await countRegistration(ctx, clientIp(c, ctx.env.TRUST_PROXY_HOPS));
     let body: Record<string, unknown>;
     try {
       body = (await c.req.json()) as Record<string, unknown>;
@@ -94,6 +93,8 @@ export function registerOAuthRegistration(app: App, ctx: ControlContext) {
     }
     const refused = refusal(body);
     if (refused) return oauthError(c, 400, refused[0], refused[1]);
+    // Counted once the metadata is valid: a refusal stores nothing, a registration stores a client.
+    await countRegistration(ctx, clientIp(c, ctx.env.TRUST_PROXY_HOPS));
     const uris = body.redirect_uris as string[];
     const name =
       typeof body.client_name === "string" && body.client_name.trim() ? body.client_name.trim() : "MCP client";
