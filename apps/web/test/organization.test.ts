@@ -87,6 +87,7 @@ describe("organization administration", () => {
     // The link works once: opened again, the refusal says so.
     await ip.goto(link!);
     await ip.getByRole("heading", { name: "This invitation was already used" }).waitFor();
+    expect(await seriousViolations(ip), "invitation already used").toEqual([]);
     await screenshot(ip, "invitation-refused-used");
     await invitee.close();
 
@@ -109,6 +110,8 @@ describe("organization administration", () => {
     await other.page.goto(accept_url);
     await other.page.getByRole("heading", { name: "This invitation is for another e-mail address" }).waitFor();
     await other.page.getByRole("button", { name: "Sign in with another account" }).waitFor();
+    expect(await seriousViolations(other.page), "invitation for another address").toEqual([]);
+    await screenshot(other.page, "invitation-refused-other-address");
     await other.context.close();
   });
 
@@ -205,6 +208,31 @@ describe("personal API tokens", () => {
     });
     expect(refused.status).toBe(401);
     await context.close();
+  });
+});
+
+describe("personal settings", () => {
+  test("the change-password page explains a wrong current password and a mismatch, and keeps the password", async () => {
+    const { context, page } = await signedIn(browser, server.base, "user");
+    await page.getByRole("button", { name: /Demo Viewer/ }).click();
+    await page.getByRole("link", { name: "Change password" }).click();
+    await page.getByRole("heading", { name: "Change your password" }).waitFor();
+    expect(await seriousViolations(page), "change password page").toEqual([]);
+    await page.getByLabel("Current password").fill(PASSWORDS.user!);
+    await page.getByLabel("New password", { exact: true }).fill("a-new-password-for-user");
+    await page.getByLabel("Repeat the new password").fill("a-different-repetition");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("alert").getByText("The two new passwords differ.").waitFor();
+    await page.getByLabel("Current password").fill("not-the-current-password");
+    await page.getByLabel("Repeat the new password").fill("a-new-password-for-user");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("alert").getByText("The current password is not correct.").waitFor();
+    expect(await seriousViolations(page), "change password refused").toEqual([]);
+    await screenshot(page, "change-password-refused");
+    await context.close();
+    // Refused changes changed nothing: the old password still signs in.
+    const again = await signedIn(browser, server.base, "user");
+    await again.context.close();
   });
 });
 

@@ -6,9 +6,12 @@ import { authOptions, refreshProfile, session } from "../app/session.ts";
 import { useStore } from "../app/store.ts";
 import { FormError } from "../ui/form.tsx";
 
-/** better-auth's refusals of a password change in words (the local profile's answers already name the field). */
+/** The refusals of a password change in words: better-auth's codes, and the local profile's field errors. */
 function explain(err: unknown): string {
   if (err instanceof ApiError && err.code === "INVALID_PASSWORD") return "The current password is not correct.";
+  // The local profile's refusal names the field: { path: "current_password", message: "does not match" }.
+  if (err instanceof ApiError && err.errors.some((e) => e.path === "current_password" && /match/.test(e.message)))
+    return "The current password is not correct.";
   if (err instanceof ApiError && err.code === "PASSWORD_TOO_SHORT")
     return `The new password is too short: at least ${PASSWORD_MIN_LENGTH} characters.`;
   if (err instanceof ApiError && err.code === "PASSWORD_TOO_LONG") return "The new password is too long.";
