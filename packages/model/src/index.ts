@@ -15,6 +15,7 @@ export * from "./ids.ts";
 export * from "./list-shape.ts";
 export * from "./metamodel/verbs.ts";
 export * from "./nodes/write.ts";
+export * from "./pages.ts";
 export * from "./plugins/index.ts";
 export * from "./properties/definitions.ts";
 export * from "./property-definitions/index.ts";

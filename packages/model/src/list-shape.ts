@@ -1,3 +1,5 @@
+import type { Database } from "@ams/db";
+import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 
 /** Documentation longer than this is cut in list answers (the get_* tools and REST reads give all of it). */
@@ -53,4 +55,39 @@ export const shapedItem = <S extends z.ZodObject>(item: S) =>
       .boolean()
       .optional()
       .describe(`true when documentation was cut at ${LIST_DOCUMENTATION_CAP} characters (get the item for all)`),
+  });
+
+/** A window of a list: at most `limit` items, after the first `offset`. */
+export type ListWindow = { limit: number; offset: number };
+
+/** One window of a list, and how many items the whole list has. */
+export type ListPage<T> = { items: T[]; total: number };
+
+/**
+ * One window of an ordered statement, read in the database (LIMIT/OFFSET after the statement's ORDER BY), beside
+ * its row count: only the window's rows leave the database, however long the list is.
+ */
+export async function readWindow<T>(
+  database: Database,
+  statement: SQL,
+  count: SQL,
+  window: ListWindow,
+): Promise<ListPage<T>> {
+  const [items, counted] = await Promise.all([
+    database.rows<T>(sql`${statement} limit ${window.limit} offset ${window.offset}`),
+    database.rows<{ n: number }>(count),
+  ]);
+  return { items, total: counted[0]?.n ?? 0 };
+}
+
+/** A window of a list already in memory (lists the database does not page: dashboards, views). */
+export function sliceWindow<T>(items: readonly T[], window: ListWindow): ListPage<T> {
+  return { items: items.slice(window.offset, window.offset + window.limit), total: items.length };
+}
+
+/** The schema of one window of a list of `item`s (the page verbs' answers; MCP words them as its list objects). */
+export const pageOf = <S extends z.ZodType>(item: S) =>
+  z.object({
+    items: z.array(item),
+    total: z.number().int().describe("How many items the whole list has"),
   });

@@ -1,9 +1,11 @@
 import { invalid } from "@ams/shared";
 import { type SQL, sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import type { ListWindow } from "../list-shape.ts";
+import type { ElementPage } from "../pages.ts";
 import { ownPropertiesLateral, propertiesJoin, propsFromJson } from "../properties/values.ts";
 import { type ElementRow, parseElementType, toElement } from "./internal.ts";
-import type { Element, ListElementsPageQuery, TypeNames } from "./schemas.ts";
+import type { Element, ListElementsPageQuery, ListElementsQuery, TypeNames } from "./schemas.ts";
 
 type ElementListRow = ElementRow & { props: [string, string, string][] | null };
 
@@ -13,21 +15,41 @@ type ElementListRow = ElementRow & { props: [string, string, string][] | null };
  * that of its own rows; the whole list aggregates the workspace's property values once instead, which is cheaper
  * than one lookup per element when every element is answered anyway.
  */
-export function elementListQuery(workspaceId: string, input: ListElementsPageQuery): SQL {
-  const type = input.type ? parseElementType(input.type) : null;
-  const pattern = input.name ? `%${input.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+export function elementListQuery(workspaceId: string, input: ListElementsPageQuery & { offset?: number }): SQL {
   const paged = input.limit !== undefined;
   const props = paged
     ? sql`left join ${ownPropertiesLateral(workspaceId, "element", sql`e.id`)} p on true`
     : sql`left join ${propertiesJoin(workspaceId, "element")} p on p.owner_id = e.id`;
   return sql`select e.id, e.type, e.name, e.documentation, p.props from elements e
         ${props}
-        where e.workspace_id = ${workspaceId}
-        ${type ? sql`and e.type = ${type}` : sql``}
-        ${pattern ? sql`and e.name ilike ${pattern}` : sql``}
+        where ${elementFilter(workspaceId, input)}
         ${input.after ? sql`and e.ord > (select a.ord from elements a where a.workspace_id = ${workspaceId} and a.id = ${input.after})` : sql``}
         order by e.ord
-        ${paged ? sql`limit ${input.limit}` : sql``}`;
+        ${paged ? sql`limit ${input.limit}` : sql``}
+        ${input.offset ? sql`offset ${input.offset}` : sql``}`;
+}
+
+/** The type and name filters of the element list, on `e`. */
+function elementFilter(workspaceId: string, input: ListElementsQuery): SQL {
+  const type = input.type ? parseElementType(input.type) : null;
+  const pattern = input.name ? `%${input.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  return sql`e.workspace_id = ${workspaceId}
+        ${type ? sql`and e.type = ${type}` : sql``}
+        ${pattern ? sql`and e.name ilike ${pattern}` : sql``}`;
+}
+
+/**
+ * One window of the (filtered) element list, read in the database, and how many elements match (MCP paging): the
+ * window's rows and their own property values only, whatever the model's size.
+ */
+export async function pageElements({ ctx, input }: Verb<ListElementsQuery & ListWindow>): Promise<ElementPage> {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  const [rows, counted] = await Promise.all([
+    ctx.database.rows<ElementListRow>(elementListQuery(ws, input)),
+    ctx.database.rows<{ n: number }>(sql`select count(*)::int as n from elements e where ${elementFilter(ws, input)}`),
+  ]);
+  return { items: rows.map((r) => toElement(r, propsFromJson(r.props))), total: counted[0]?.n ?? 0 };
 }
 
 export async function listElements({ ctx, input }: Verb<ListElementsPageQuery>): Promise<Element[]> {

@@ -4,6 +4,8 @@ import { z } from "zod";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
 import { newId } from "../ids.ts";
+import { type ListWindow, readWindow } from "../list-shape.ts";
+import type { PropertyDefinitionPage } from "../pages.ts";
 import { Identifier } from "../schemas.ts";
 
 export const PropertyTypes = ["string", "boolean", "date", "number", "enumeration"] as const;
@@ -64,6 +66,18 @@ export async function listPropertyDefinitions({ ctx }: Verb): Promise<PropertyDe
   const ws = requireWorkspace(ctx);
   return ctx.database.rows<DefinitionRow>(
     sql`select ${columns} from property_definitions where workspace_id = ${ws} order by ord`,
+  );
+}
+
+/** One window of the property definitions, read in the database, and how many there are (MCP paging). */
+export async function pagePropertyDefinitions({ ctx, input }: Verb<ListWindow>): Promise<PropertyDefinitionPage> {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  return readWindow<DefinitionRow>(
+    ctx.database,
+    sql`select ${columns} from property_definitions where workspace_id = ${ws} order by ord`,
+    sql`select count(*)::int as n from property_definitions where workspace_id = ${ws}`,
+    input,
   );
 }
 

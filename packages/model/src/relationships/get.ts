@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { type ListWindow, readWindow } from "../list-shape.ts";
+import type { ViewReferencePage } from "../pages.ts";
 import { readProperties } from "../properties/values.ts";
 import type { ViewReference } from "../views/schemas.ts";
 import { getRelationshipRow, toRelationship } from "./internal.ts";
@@ -20,10 +22,29 @@ export async function getRelationshipViews({ ctx, input }: Verb<{ id: string }>)
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getRelationshipRow(ctx.database, ws, input.id);
-  return ctx.database.rows<{ id: string; name: string; viewpoint: string | null; documentation: string | null }>(
-    sql`select v.id, v.name, v.viewpoint, v.documentation from views v
-        where v.workspace_id = ${ws} and exists (select 1 from connections c
-          where c.workspace_id = v.workspace_id and c.view_id = v.id and c.relationship_id = ${input.id})
-        order by v.ord`,
+  return ctx.database.rows<ViewReference>(
+    sql`select ${VIEW_REFERENCE} from views v where ${drawing(ws, input.id)} order by v.ord`,
   );
 }
+
+/** One window of the views drawing the relationship, read in the database, and how many there are (MCP paging). */
+export async function pageRelationshipViews({
+  ctx,
+  input,
+}: Verb<{ id: string } & ListWindow>): Promise<ViewReferencePage> {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  await getRelationshipRow(ctx.database, ws, input.id);
+  return readWindow<ViewReference>(
+    ctx.database,
+    sql`select ${VIEW_REFERENCE} from views v where ${drawing(ws, input.id)} order by v.ord`,
+    sql`select count(*)::int as n from views v where ${drawing(ws, input.id)}`,
+    input,
+  );
+}
+
+const VIEW_REFERENCE = sql`v.id, v.name, v.viewpoint, v.documentation`;
+
+const drawing = (ws: string, relationshipId: string) =>
+  sql`v.workspace_id = ${ws} and exists (select 1 from connections c
+        where c.workspace_id = v.workspace_id and c.view_id = v.id and c.relationship_id = ${relationshipId})`;

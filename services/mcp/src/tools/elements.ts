@@ -3,21 +3,24 @@ import {
   createElement,
   deleteElement,
   getElement,
-  getElementRelationships,
-  getElementViews,
   ListElementsQuery,
   ListShape,
-  listElements,
   listElementTypes,
+  pageElementRelationships,
+  pageElements,
+  pageElementViews,
   shapeItems,
   UpdateElementInput,
   updateElement,
-  ViewReferences,
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
-import { described, ElementId, Limit, Offset, page } from "./fields.ts";
-import { Element, ElementList, Relationship, TypeList } from "./outputs.ts";
+import { counts, described, ElementId, LIST_LIMIT, pageArguments, pagingNote } from "./fields.ts";
+import { Element, ElementList, RelationshipList, TypeList, ViewReferenceList } from "./outputs.ts";
+import { RELATIONSHIP_SHAPE } from "./relationships.ts";
+
+/** An element's relationships and views: usually a handful, a hub element's can be thousands. */
+const AROUND_LIMIT = { default: 100, max: 1000 } as const;
 
 const elementFields = {
   name: "Element name, e.g. 'Customer Portal' (see the naming conventions in the archimate-modeling-guide prompt)",
@@ -43,22 +46,21 @@ export const elementTools = [
     title: "List elements",
     description:
       "Elements of the active workspace in model order, optionally filtered by type and by a case-insensitive name substring. " +
-      "Large models are paged: at most `limit` elements are returned and `omitted` tells how many more match. " +
+      `${pagingNote("elements", LIST_LIMIT)} ` +
       "`summary: true` (id, type, name) or `fields` keeps answers small; documentation is cut at 1,000 characters.",
     input: described(ListElementsQuery, {
       type: "Only elements of this ArchiMate type, e.g. ApplicationComponent or 'Application Component'",
       name: "Only elements whose name contains this text (case-insensitive)",
     })
-      .extend({ limit: Limit, offset: Offset })
+      .extend(pageArguments("elements", LIST_LIMIT))
       .extend(ELEMENT_SHAPE.shape),
     output: ElementList,
     annotations: READ,
     run: async ({ ctx }, { limit, offset, fields, summary, ...query }) => {
-      const { items, total, omitted } = page(await listElements({ ctx, input: query }), offset, limit);
+      const page = await pageElements({ ctx, input: { ...query, limit, offset } });
       return data({
-        elements: shapeItems(items, { fields, summary, summaryFields: ["type", "name"] }),
-        total,
-        omitted,
+        elements: shapeItems(page.items, { fields, summary, summaryFields: ["type", "name"] }),
+        ...counts(page),
       });
     },
   }),
@@ -116,20 +118,37 @@ export const elementTools = [
   defineTool({
     name: "get_element_relationships",
     title: "Relationships of an element",
-    description: "Every relationship whose source or target is the element, in model order.",
-    input: z.strictObject({ element_id: ElementId }),
-    output: z.object({ relationships: z.array(Relationship) }),
+    description:
+      "The relationships whose source or target is the element, in model order. " +
+      `${pagingNote("relationships", AROUND_LIMIT)} ` +
+      "`summary: true` (id, type, source, target) or `fields` keeps answers small; documentation is cut at 1,000 " +
+      "characters (get_relationship gives all of it).",
+    input: z
+      .strictObject({ element_id: ElementId })
+      .extend(pageArguments("relationships", AROUND_LIMIT))
+      .extend(RELATIONSHIP_SHAPE.shape),
+    output: RelationshipList,
     annotations: READ,
-    run: async ({ ctx }, { element_id }) =>
-      data({ relationships: await getElementRelationships({ ctx, input: { id: element_id } }) }),
+    run: async ({ ctx }, { element_id, limit, offset, fields, summary }) => {
+      const page = await pageElementRelationships({ ctx, input: { id: element_id, limit, offset } });
+      return data({
+        relationships: shapeItems(page.items, { fields, summary, summaryFields: ["type", "source", "target"] }),
+        ...counts(page),
+      });
+    },
   }),
   defineTool({
     name: "get_element_views",
     title: "Views showing an element",
-    description: "The views (diagrams) that show the element in at least one node, in model order.",
-    input: z.strictObject({ element_id: ElementId }),
-    output: ViewReferences,
+    description:
+      "The views (diagrams) that show the element in at least one node, in model order. " +
+      `${pagingNote("views", AROUND_LIMIT)} Documentation is cut at 1,000 characters.`,
+    input: z.strictObject({ element_id: ElementId }).extend(pageArguments("views", AROUND_LIMIT)),
+    output: ViewReferenceList,
     annotations: READ,
-    run: async ({ ctx }, { element_id }) => data({ views: await getElementViews({ ctx, input: { id: element_id } }) }),
+    run: async ({ ctx }, { element_id, limit, offset }) => {
+      const page = await pageElementViews({ ctx, input: { id: element_id, limit, offset } });
+      return data({ views: shapeItems(page.items, { summaryFields: [] }), ...counts(page) });
+    },
   }),
 ];

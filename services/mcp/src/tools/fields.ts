@@ -20,19 +20,35 @@ export const WorkspaceId = z
   .max(200)
   .describe("Id of a workspace of your organization (from list_workspaces)");
 
-export const Limit = z
-  .number()
-  .int()
-  .min(1)
-  .max(10_000)
-  .default(500)
-  .describe("Largest number of items to return (default 500); the answer says how many were left out");
-export const Offset = z
-  .number()
-  .int()
-  .min(0)
-  .default(0)
-  .describe("Number of matching items to skip (for paging, default 0)");
+/** The page size of the model lists (list_elements, list_relationships, list_views). */
+export const LIST_LIMIT = { default: 500, max: 10_000 } as const;
+
+/** `limit` and `offset` of a paged list tool, with the default and the maximum stated for the assistant. */
+export function pageArguments(noun: string, size: { default: number; max: number }) {
+  return {
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(size.max)
+      .default(size.default)
+      .describe(
+        `Largest number of ${noun} to return (default ${size.default.toLocaleString("en")}, at most ` +
+          `${size.max.toLocaleString("en")}); the answer's omitted says how many more match`,
+      ),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe(`Number of matching ${noun} to skip (for paging, default 0): the next page starts at offset + limit`),
+  };
+}
+
+/** The sentence a paged tool's description ends with. */
+export const pagingNote = (noun: string, size: { default: number; max: number }) =>
+  `Paged: at most \`limit\` ${noun} (default ${size.default.toLocaleString("en")}, at most ` +
+  `${size.max.toLocaleString("en")}) from \`offset\`; \`total\` and \`omitted\` say how many match and are left out.`;
 
 /**
  * The same object schema with MCP-facing descriptions on the named fields: validation stays exactly the REST
@@ -51,8 +67,8 @@ export function described<S extends z.ZodObject>(
   return schema.extend(shape) as unknown as S;
 }
 
-/** A window of a list, and how many matching items it left out. */
-export function page<T>(items: T[], offset: number, limit: number) {
-  const slice = items.slice(offset, offset + limit);
-  return { items: slice, total: items.length, omitted: items.length - slice.length };
-}
+/** The counts of a list answer: how many matched, and how many of those this answer leaves out. */
+export const counts = (page: { items: readonly unknown[]; total: number }) => ({
+  total: page.total,
+  omitted: page.total - page.items.length,
+});

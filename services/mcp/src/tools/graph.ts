@@ -6,15 +6,38 @@ import {
   DashboardRunInput,
   explore,
   GraphJobSchema,
+  LIST_DOCUMENTATION_CAP,
   listDashboards,
   QueryResultSchema,
   type RebuildJob,
   requestRebuild,
   requireCapability,
   runDashboard,
+  sliceWindow,
 } from "@ams/model";
 import { z } from "zod";
 import { data, defineTool, READ, SWITCH } from "./define.ts";
+import { counts, pageArguments, pagingNote } from "./fields.ts";
+
+const DASHBOARDS_LIMIT = { default: 50, max: 500 } as const;
+
+const DashboardPage = DashboardList.extend({
+  dashboards: z.array(
+    DashboardList.shape.dashboards.element.extend({
+      description_truncated: z
+        .boolean()
+        .optional()
+        .describe(`true when the description was cut at ${LIST_DOCUMENTATION_CAP} characters`),
+    }),
+  ),
+  total: z.number().int().describe("How many dashboards there are"),
+  omitted: z.number().int().describe("How many are not in this answer (see limit/offset)"),
+});
+
+function cutDescription<D extends { description?: string }>(d: D): D & { description_truncated?: true } {
+  if (!d.description || d.description.length <= LIST_DOCUMENTATION_CAP) return d;
+  return { ...d, description: `${d.description.slice(0, LIST_DOCUMENTATION_CAP)}…`, description_truncated: true };
+}
 
 /**
  * A rebuild job as MCP callers follow it: REST's status_url is a route they cannot call, so the answer says which
@@ -89,11 +112,17 @@ export const graphTools = [
   defineTool({
     name: "list_dashboards",
     title: "List dashboards",
-    description: "The dashboards of your organization (and the provisioned ones) with their parameters and panels.",
-    input: z.strictObject({}),
-    output: DashboardList,
+    description:
+      "The dashboards of your organization (and the provisioned ones) with their parameters and panels. " +
+      `${pagingNote("dashboards", DASHBOARDS_LIMIT)} A description is cut at 1,000 characters.`,
+    input: z.strictObject(pageArguments("dashboards", DASHBOARDS_LIMIT)),
+    output: DashboardPage,
     annotations: READ,
-    run: async ({ ctx }) => data({ dashboards: await listDashboards({ ctx, input: undefined }) }),
+    run: async ({ ctx }, window) => {
+      // Dashboards are few per organization and their store has no paged read: the window is cut here.
+      const page = sliceWindow(await listDashboards({ ctx, input: undefined }), window);
+      return data({ dashboards: page.items.map(cutDescription), ...counts(page) });
+    },
   }),
   defineTool({
     name: "run_dashboard",

@@ -7,10 +7,14 @@ import {
   ViewConnection,
   ViewDetail,
   ViewNode,
+  ViewReference,
   ViewSummary,
   Workspace,
 } from "@ams/model";
 import { z } from "zod";
+
+/** An enumeration's allowed values beyond this many are left out of list answers (a list may hold 1,000). */
+export const LIST_ALLOWED_VALUES_CAP = 100;
 
 /**
  * Shapes of structuredContent: the model's output schemas (packages/model owns them; REST's OpenAPI uses the same),
@@ -27,7 +31,21 @@ export const TypeList = z.object({ types: z.array(z.string()).describe("Sorted t
 export const ElementList = listOf("elements", Element);
 export const RelationshipList = listOf("relationships", Relationship);
 export const ViewList = listOf("views", ViewSummary);
-export const DefinitionList = z.object({ property_definitions: z.array(PropertyDefinition) });
+export const ViewReferenceList = listOf("views", ViewReference);
+export const DefinitionList = z.object({
+  property_definitions: z.array(
+    PropertyDefinition.extend({
+      allowed_values_truncated: z
+        .boolean()
+        .optional()
+        .describe(
+          `true when allowed_values was cut at ${LIST_ALLOWED_VALUES_CAP} values (get_property_definition gives them all)`,
+        ),
+    }),
+  ),
+  total: z.number().int().describe("How many items matched"),
+  omitted: z.number().int().describe("How many matching items are not in this answer (see limit/offset)"),
+});
 export const WorkspaceList = z.object({ workspaces: z.array(Workspace) });
 export const ViewpointList = z.object({
   viewpoints: z.array(z.looseObject({ id: z.string(), name: z.string(), elementTypes: z.array(z.string()) })),

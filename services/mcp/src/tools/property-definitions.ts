@@ -1,16 +1,25 @@
 import {
   CreatePropertyDefinitionInput,
   createPropertyDefinition,
+  type PropertyDefinition as Definition,
   deletePropertyDefinition,
   getPropertyDefinition,
-  listPropertyDefinitions,
+  pagePropertyDefinitions,
   UpdatePropertyDefinitionInput,
   updatePropertyDefinition,
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
-import { DefinitionId, described } from "./fields.ts";
-import { DefinitionList, PropertyDefinition } from "./outputs.ts";
+import { counts, DefinitionId, described, pageArguments, pagingNote } from "./fields.ts";
+import { DefinitionList, LIST_ALLOWED_VALUES_CAP, PropertyDefinition } from "./outputs.ts";
+
+const DEFINITIONS_LIMIT = { default: 200, max: 1000 } as const;
+
+/** A definition as a list shows it: an enumeration's allowed values cut at LIST_ALLOWED_VALUES_CAP, saying so. */
+function listed(d: Definition) {
+  if (!d.allowed_values || d.allowed_values.length <= LIST_ALLOWED_VALUES_CAP) return d;
+  return { ...d, allowed_values: d.allowed_values.slice(0, LIST_ALLOWED_VALUES_CAP), allowed_values_truncated: true };
+}
 
 const definitionFields = {
   name: "Property name, unique in the workspace (case-insensitive), e.g. 'Owner' or 'Lifecycle'",
@@ -25,11 +34,16 @@ export const propertyDefinitionTools = [
     title: "List property definitions",
     description:
       "The property definitions of the active workspace. Element, relationship and view properties are keyed by these " +
-      "names. is_system marks definitions the service owns (read-only).",
-    input: z.strictObject({}),
+      "names. is_system marks definitions the service owns (read-only). " +
+      `${pagingNote("definitions", DEFINITIONS_LIMIT)} An enumeration shows its first ${LIST_ALLOWED_VALUES_CAP} ` +
+      "allowed values (get_property_definition gives all of them).",
+    input: z.strictObject(pageArguments("definitions", DEFINITIONS_LIMIT)),
     output: DefinitionList,
     annotations: READ,
-    run: async ({ ctx }) => data({ property_definitions: await listPropertyDefinitions({ ctx }) }),
+    run: async ({ ctx }, { limit, offset }) => {
+      const page = await pagePropertyDefinitions({ ctx, input: { limit, offset } });
+      return data({ property_definitions: page.items.map(listed), ...counts(page) });
+    },
   }),
   defineTool({
     name: "get_property_definition",

@@ -3,20 +3,21 @@ import {
   createRelationship,
   deleteRelationship,
   getRelationship,
-  getRelationshipViews,
   ListRelationshipsQuery,
   ListShape,
-  listRelationships,
   listRelationshipTypes,
+  pageRelationships,
+  pageRelationshipViews,
   shapeItems,
   UpdateRelationshipInput,
   updateRelationship,
-  ViewReferences,
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
-import { described, Limit, Offset, page, RelationshipId } from "./fields.ts";
-import { Relationship, RelationshipList, TypeList } from "./outputs.ts";
+import { counts, described, LIST_LIMIT, pageArguments, pagingNote, RelationshipId } from "./fields.ts";
+import { Relationship, RelationshipList, TypeList, ViewReferenceList } from "./outputs.ts";
+
+const VIEWS_LIMIT = { default: 100, max: 1000 } as const;
 
 const TYPES =
   "Composition, Aggregation, Assignment, Realization, Serving, Access, Influence, Triggering, Flow, Specialization, Association";
@@ -30,7 +31,7 @@ const relationshipFields = {
   properties: "Property values keyed by the name of an existing property definition; null removes a value",
 } as const;
 
-const RELATIONSHIP_SHAPE = ListShape(
+export const RELATIONSHIP_SHAPE = ListShape(
   [
     "type",
     "source",
@@ -60,21 +61,21 @@ export const relationshipTools = [
     title: "List relationships",
     description:
       "Relationships of the active workspace in model order, optionally filtered by type, source and target. " +
-      "At most `limit` are returned; `omitted` tells how many more match. `summary: true` (id, type, source, " +
+      `${pagingNote("relationships", LIST_LIMIT)} \`summary: true\` (id, type, source, ` +
       "target) or `fields` keeps answers small; documentation is cut at 1,000 characters.",
     input: described(ListRelationshipsQuery, {
       type: `Only relationships of this type (${TYPES})`,
       source_id: "Only relationships whose source is this element (or relationship) id",
       target_id: "Only relationships whose target is this element (or relationship) id",
     })
-      .extend({ limit: Limit, offset: Offset })
+      .extend(pageArguments("relationships", LIST_LIMIT))
       .extend(RELATIONSHIP_SHAPE.shape),
     output: RelationshipList,
     annotations: READ,
     run: async ({ ctx }, { limit, offset, fields, summary, ...query }) => {
-      const { items, total, omitted } = page(await listRelationships({ ctx, input: query }), offset, limit);
-      const shaped = shapeItems(items, { fields, summary, summaryFields: ["type", "source", "target"] });
-      return data({ relationships: shaped, total, omitted });
+      const page = await pageRelationships({ ctx, input: { ...query, limit, offset } });
+      const shaped = shapeItems(page.items, { fields, summary, summaryFields: ["type", "source", "target"] });
+      return data({ relationships: shaped, ...counts(page) });
     },
   }),
   defineTool({
@@ -135,11 +136,15 @@ export const relationshipTools = [
   defineTool({
     name: "get_relationship_views",
     title: "Views drawing a relationship",
-    description: "The views (diagrams) that draw the relationship as a connection, in model order.",
-    input: z.strictObject({ relationship_id: RelationshipId }),
-    output: ViewReferences,
+    description:
+      "The views (diagrams) that draw the relationship as a connection, in model order. " +
+      `${pagingNote("views", VIEWS_LIMIT)} Documentation is cut at 1,000 characters.`,
+    input: z.strictObject({ relationship_id: RelationshipId }).extend(pageArguments("views", VIEWS_LIMIT)),
+    output: ViewReferenceList,
     annotations: READ,
-    run: async ({ ctx }, { relationship_id }) =>
-      data({ views: await getRelationshipViews({ ctx, input: { id: relationship_id } }) }),
+    run: async ({ ctx }, { relationship_id, limit, offset }) => {
+      const page = await pageRelationshipViews({ ctx, input: { id: relationship_id, limit, offset } });
+      return data({ views: shapeItems(page.items, { summaryFields: [] }), ...counts(page) });
+    },
   }),
 ];

@@ -4,7 +4,7 @@ import {
   deleteView,
   getView,
   ListShape,
-  listViews,
+  pageViews,
   renderViewImage,
   shapeItems,
   summaryText,
@@ -14,7 +14,7 @@ import {
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
-import { described, Limit, Offset, page, ViewId } from "./fields.ts";
+import { counts, described, LIST_LIMIT, pageArguments, pagingNote, ViewId } from "./fields.ts";
 import { ViewDetail, ViewList, ViewSummary } from "./outputs.ts";
 
 const viewFields = {
@@ -34,14 +34,15 @@ export const viewTools = [
     name: "list_views",
     title: "List views",
     description:
-      "Views (diagrams) of the active workspace in model order, without their contents; paged like list_elements, " +
-      "`summary: true` gives id and name only.",
-    input: z.strictObject({ limit: Limit, offset: Offset }).extend(VIEW_SHAPE.shape),
+      "Views (diagrams) of the active workspace in model order, without their contents. " +
+      `${pagingNote("views", LIST_LIMIT)} \`summary: true\` gives id and name only; documentation is cut at 1,000 ` +
+      "characters.",
+    input: z.strictObject(pageArguments("views", LIST_LIMIT)).extend(VIEW_SHAPE.shape),
     output: ViewList,
     annotations: READ,
     run: async ({ ctx }, { limit, offset, fields, summary }) => {
-      const { items, total, omitted } = page(await listViews({ ctx }), offset, limit);
-      return data({ views: shapeItems(items, { fields, summary, summaryFields: ["name"] }), total, omitted });
+      const page = await pageViews({ ctx, input: { limit, offset } });
+      return data({ views: shapeItems(page.items, { fields, summary, summaryFields: ["name"] }), ...counts(page) });
     },
   }),
   defineTool({
