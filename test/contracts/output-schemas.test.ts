@@ -1,6 +1,7 @@
 import { createControlApp, parseEnv } from "@ams/control";
 import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
 import { TOOLS } from "@ams/mcp";
+import * as model from "@ams/model";
 import { createServiceTokens, silentLogger } from "@ams/shared";
 import { createTenantApp } from "@ams/tenant";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -79,6 +80,40 @@ function undocumented(doc: Document): string[] {
   return missing;
 }
 
+/** A zod schema as the route registry holds it: enough to tell an array and its element apart. */
+type Zod = { safeParse?: unknown; def?: { type?: string }; element?: unknown };
+type RegisteredRoute = {
+  operationId?: string;
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+};
+
+const isSchema = (value: unknown) => typeof (value as Zod | undefined)?.safeParse === "function";
+const MODEL_SCHEMAS = new Set<unknown>(Object.values(model).filter(isSchema));
+
+/**
+ * Whether a tenant answer's schema is the model's: one of @ams/model's exported schemas, an array of one, or an
+ * array of plain strings (the type lists). A schema a route file builds itself describes what the route thinks the
+ * verb answers, and drifts from it.
+ */
+function ownedByModel(schema: unknown): boolean {
+  if (MODEL_SCHEMAS.has(schema)) return true;
+  const s = schema as Zod;
+  if (s.def?.type !== "array") return false;
+  return MODEL_SCHEMAS.has(s.element) || (s.element as Zod | undefined)?.def?.type === "string";
+}
+
+/** "operationId status" of each JSON success answer whose schema the model does not own. */
+function notTheModels(routes: RegisteredRoute[]): string[] {
+  const wrong: string[] = [];
+  for (const route of routes) {
+    for (const [status, response] of Object.entries(route.responses ?? {})) {
+      const schema = response.content?.["application/json"]?.schema;
+      if (/^2\d\d$/.test(status) && schema && !ownedByModel(schema)) wrong.push(`${route.operationId} ${status}`);
+    }
+  }
+  return wrong;
+}
+
 let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase("ams_contracts");
@@ -95,6 +130,29 @@ describe("output schemas", () => {
     }) as unknown as Document;
     expect(Object.keys(doc.paths).length).toBeGreaterThan(30);
     expect(undocumented(doc)).toEqual([]);
+  });
+
+  test("every tenant answer is described by the model's own schema, not one the route file wrote", () => {
+    const app = createTenantApp({ database, tokens: createServiceTokens("c".repeat(40)), log: silentLogger });
+    const routes = app.openAPIRegistry.definitions.flatMap((d) =>
+      d.type === "route" ? [d.route as RegisteredRoute] : [],
+    );
+    expect(routes.length).toBeGreaterThan(30);
+    expect(notTheModels(routes)).toEqual([]);
+  });
+
+  test("the ownership check itself: a route's own object, or an array of one, is named", () => {
+    const own = { safeParse: () => undefined, def: { type: "object" } };
+    const answer = (schema: unknown) => ({ 200: { content: { "application/json": { schema } } } });
+    const routes: RegisteredRoute[] = [
+      { operationId: "modelOne", responses: answer(model.Element) },
+      { operationId: "modelList", responses: answer({ def: { type: "array" }, element: model.Element }) },
+      { operationId: "typeNames", responses: answer({ def: { type: "array" }, element: { def: { type: "string" } } }) },
+      { operationId: "ownOne", responses: { 201: answer(own)[200] } },
+      { operationId: "ownList", responses: answer({ def: { type: "array" }, element: own }) },
+      { operationId: "gone", responses: { 204: {} } },
+    ];
+    expect(notTheModels(routes)).toEqual(["ownOne 201", "ownList 200"]);
   });
 
   test("every control operation documents what it answers", () => {
