@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { Element } from "./elements/schemas.ts";
 import { pageOf } from "./list-shape.ts";
-import { PropertyDefinition } from "./property-definitions/index.ts";
+import { PropertyDefinition } from "./property-definitions/schemas.ts";
 import { Relationship } from "./relationships/schemas.ts";
 import { ViewSummary } from "./views/outputs.ts";
 import { ViewReference } from "./views/schemas.ts";
