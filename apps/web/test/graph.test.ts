@@ -125,6 +125,8 @@ describe("dashboards", () => {
     await page.getByRole("button", { name: "New dashboard" }).click();
     const json = page.getByLabel("Dashboard definition (JSON)");
     const template = JSON.parse(await json.inputValue()) as { title: string; panels: { visualization: string }[] };
+    expect(await seriousViolations(page), "dashboard editor").toEqual([]);
+    await screenshot(page, "dashboard-editor");
     await json.fill("{ not json");
     await page.getByRole("alert").filter({ hasText: "Not valid JSON" }).waitFor();
     await json.fill(JSON.stringify({ ...template, panels: [{ ...template.panels[0], visualization: "core/pie" }] }));

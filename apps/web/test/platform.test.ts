@@ -51,6 +51,7 @@ describe("platform administration", () => {
     await page.getByRole("table", { name: "Members" }).locator('tr[data-username="contrib"]').waitFor();
     expect(await page.getByLabel("Role of contrib").inputValue()).toBe("editor");
     expect(await seriousViolations(page), "platform members").toEqual([]);
+    await screenshot(page, "platform-organization-members");
     await page.getByRole("link", { name: "← All organizations" }).click();
 
     await orgRow(page, "Acme Testing").getByRole("button", { name: "Suspend Acme Testing" }).click();

@@ -37,7 +37,8 @@ export function DashboardEditor(props: {
     }
   };
   return (
-    <div class="card">
+    <section class="card" aria-labelledby="dashboard-editor-title">
+      <h2 id="dashboard-editor-title">{props.dashboardId ? "Edit the dashboard" : "New dashboard"}</h2>
       <div class="field">
         <label for="dashboard-json">Dashboard definition (JSON)</label>
         <textarea
@@ -79,6 +80,6 @@ export function DashboardEditor(props: {
           Cancel
         </button>
       </div>
-    </div>
+    </section>
   );
 }
