@@ -188,6 +188,24 @@ describe("canvas commands on a drawn view", () => {
     await page.keyboard.press("Escape");
     expect(await outlines(page)).toBe(0);
     expect(await tool(page, "Delete from view").isDisabled()).toBe(true);
+
+    // Escape also leaves the Connect tool and a chosen palette type, back to Select.
+    await tool(page, "Connect").click();
+    expect(await tool(page, "Connect").getAttribute("aria-pressed")).toBe("true");
+    await page.locator("svg.canvas").focus();
+    await page.keyboard.press("Escape");
+    expect(await tool(page, "Connect").getAttribute("aria-pressed")).toBe("false");
+    expect(await tool(page, "Select").getAttribute("aria-pressed")).toBe("true");
+    const paletteItem = page.locator('.palette button[data-type="ApplicationService"]');
+    await paletteItem.click();
+    expect(await paletteItem.getAttribute("aria-pressed")).toBe("true");
+    await page.locator("svg.canvas").focus();
+    await page.keyboard.press("Escape");
+    expect(await paletteItem.getAttribute("aria-pressed")).toBe("false");
+    // A click on the canvas now places nothing.
+    const canvas = (await page.locator("svg.canvas").boundingBox())!;
+    await page.mouse.click(canvas.x + canvas.width - 30, canvas.y + canvas.height - 30);
+    expect((await rest<Element[]>(page, "/api/elements")).length).toBe(4);
   });
 
   test("the Delete key removes a node from the view only; Ctrl+Z puts it back", async () => {
