@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { apiTokens, type Database, organizations } from "@ams/db";
 import { createServiceTokens, type OrgRole, roleHas, silentLogger } from "@ams/shared";
+import { must } from "@ams/shared/testing";
 import { createTenantApp } from "@ams/tenant";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -117,10 +118,15 @@ beforeAll(async () => {
   const A: Home = { org: orgA.id, ws: wa.id };
   const S: Home = { org: orgS.id, ws: ws.id };
 
-  const sessions = await Promise.all(
-    [owner, editor, viewer, adminMember, adminAlone, stranger, suspendedOwner].map((u) => h.session(u)),
-  );
-  const [sOwner, sEditor, sViewer, sAdminMember, sAdmin, sStranger, sSuspended] = sessions;
+  const [sOwner, sEditor, sViewer, sAdminMember, sAdmin, sStranger, sSuspended] = await Promise.all([
+    h.session(owner),
+    h.session(editor),
+    h.session(viewer),
+    h.session(adminMember),
+    h.session(adminAlone),
+    h.session(stranger),
+    h.session(suspendedOwner),
+  ]);
   const token = async (as: Credentials, body: Record<string, unknown>) => {
     const res = await h.call("POST", "/api/settings/api-tokens", { as, body });
     expect(res.status).toBe(201);
@@ -274,7 +280,11 @@ describe("route x caller -> status", () => {
       for (const p of personas) {
         const want = expected(rule, p);
         const caller: Caller = { home: p.home, userId: p.userId, password: p.password };
-        const prepared = await requests[ruleKey(rule)](f, caller, want === "allowed");
+        const prepared = await must(requests[ruleKey(rule)], `the request of ${ruleKey(rule)}`)(
+          f,
+          caller,
+          want === "allowed",
+        );
         if (p.userId && p.kind !== "none") await h.select(p.userId, p.home.org, p.home.ws);
         const before = { tenant: reached.tenant, mcp: (h.mcp as unknown as { calls: unknown[] }).calls.length };
         const res = await h.call(rule.method, prepared.path, {

@@ -5,6 +5,7 @@ import { sha256Hex } from "../src/auth/secrets.ts";
 import { createSmtpMailer } from "../src/mail/mailer.ts";
 import type { Credentials, TestUser } from "./support/harness.ts";
 import { createIdentityHarness, type IdentityHarness } from "./support/identity-harness.ts";
+import { firstRow } from "./support/rows.ts";
 import { type SmtpTestServer, startSmtpServer } from "./support/smtp.ts";
 
 /**
@@ -35,9 +36,11 @@ beforeAll(async () => {
     [owner, "owner"],
     [editor, "editor"],
   ]);
-  [ownerSession, editorSession, outsiderSession] = await Promise.all(
-    [owner, editor, outsider].map((u) => h.session(u)),
-  );
+  [ownerSession, editorSession, outsiderSession] = await Promise.all([
+    h.session(owner),
+    h.session(editor),
+    h.session(outsider),
+  ]);
 }, 30_000);
 afterAll(async () => {
   await h.close();
@@ -69,11 +72,11 @@ describe("creating an invitation", () => {
     const token = tokenOf(body.accept_url);
     expect(new Date(body.expires_at).getTime() - new Date(body.created_at).getTime()).toBe(48 * 3600 * 1000);
 
-    const [row] = await h.db.select().from(invitations).where(eq(invitations.id, body.id));
+    const row = await firstRow(h.db.select().from(invitations).where(eq(invitations.id, body.id)), "the invitation");
     expect(row.tokenHash).toBe(sha256Hex(token));
     expect(JSON.stringify(row)).not.toContain(token);
 
-    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    const mail = await smtp.mail(before);
     expect(mail.to).toEqual(["dana@example.test"]);
     expect(mail.raw).toContain("invites@models.example.test");
     expect(mail.subject).toBe(`Invitation to join ${org.name}`);
@@ -91,7 +94,7 @@ describe("creating an invitation", () => {
     const before = smtp.messages.length;
     const res = await invite({ email: "victim@example.test", role: "viewer" }, await h.session(evil), evilOrg.id);
     expect(res.status).toBe(201);
-    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    const mail = await smtp.mail(before);
     expect(mail.html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
     expect(mail.html).not.toContain("<img");
     expect(mail.text).toContain('<img src=x onerror="alert(1)"> invited you');
@@ -175,12 +178,12 @@ describe("creating an invitation", () => {
   test("an address without a local account still gets the e-mail, telling them an account is needed", async () => {
     const before = smtp.messages.length;
     await invite({ email: "nobody-yet@example.test", role: "viewer" });
-    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    const mail = await smtp.mail(before);
     expect(mail.text).toContain("There is no account for nobody-yet@example.test yet");
     const known = await h.verifiedUser("known", "known@example.test");
     expect(known.id).toBeTruthy();
     await invite({ email: "known@example.test", role: "viewer" });
-    const [second] = (await smtp.waitFor(before + 2)).slice(before + 1);
+    const second = await smtp.mail(before + 1);
     expect(second.text).not.toContain("There is no account");
     expect(second.text).toContain("Sign in with the account of known@example.test");
   });
@@ -229,10 +232,13 @@ describe("sending failures", () => {
         const body = await resent.json();
         expect(body.id).not.toBe(failed.id);
         expect(body.sent_at).not.toBeNull();
-        const [mail] = await revived.waitFor(1);
+        const mail = await revived.mail(0);
         expect(mail.text).toContain(body.accept_url);
         expect(mail.text).not.toContain(failed.accept_url);
-        const [old] = await app.db.select().from(invitations).where(eq(invitations.id, failed.id));
+        const old = await firstRow(
+          app.db.select().from(invitations).where(eq(invitations.id, failed.id)),
+          "the first invitation",
+        );
         expect(old.revokedAt).not.toBeNull();
       } finally {
         await revived.stop();
@@ -374,16 +380,19 @@ describe("preview and accept", () => {
     const res = await h.call("POST", `/api/invitations/${token}/accept`, { as: noraSession });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ organization_id: org.id, role: "editor", already_member: false });
-    const [m] = await h.db
-      .select()
-      .from(memberships)
-      .where(and(eq(memberships.organizationId, org.id), eq(memberships.userId, nora.id)));
+    const m = await firstRow(
+      h.db
+        .select()
+        .from(memberships)
+        .where(and(eq(memberships.organizationId, org.id), eq(memberships.userId, nora.id))),
+      "nora's membership",
+    );
     expect(m.role).toBe("editor");
     expect((await h.call("GET", `/api/organizations/${org.id}/members`, { as: noraSession })).status).toBe(200);
     const again = await h.call("POST", `/api/invitations/${token}/accept`, { as: noraSession });
     expect(again.status).toBe(410);
     expect((await again.json()).detail).toMatch(/already been accepted/);
-    const [row] = await h.db.select().from(invitations).where(eq(invitations.id, inv.id));
+    const row = await firstRow(h.db.select().from(invitations).where(eq(invitations.id, inv.id)), "the invitation");
     expect(row.acceptedBy).toBe(nora.id);
   });
 

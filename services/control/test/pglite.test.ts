@@ -6,6 +6,7 @@ import { parseEnv } from "../src/env.ts";
 import { seedAccounts } from "../src/seed/index.ts";
 import { cookiesOf } from "./support/harness.ts";
 import { createRecordingUpstream } from "./support/recording-upstream.ts";
+import { firstRow } from "./support/rows.ts";
 
 /** The standalone shape runs on embedded PGlite: the same code paths must work there (raw SQL, locks, seed). */
 let database: Database;
@@ -38,8 +39,11 @@ test("seed, sign-in, refresh, API token and gateway resolution on PGlite", async
   });
   expect(refreshed.status).toBe(204);
 
-  const [org] = await database.db.select().from(organizations);
-  const [ws] = await database.db.insert(workspaces).values({ organizationId: org.id, name: "W" }).returning();
+  const org = await firstRow(database.db.select().from(organizations), "the seeded organization");
+  const ws = await firstRow(
+    database.db.insert(workspaces).values({ organizationId: org.id, name: "W" }).returning(),
+    "the new workspace",
+  );
   expect((await call("GET", "/api/elements", { headers: { cookie } })).status).toBe(200);
   const member = await database.db.select().from(memberships);
   expect(member.length).toBeGreaterThan(0);

@@ -2,7 +2,8 @@ import { accounts, sql } from "@ams/db";
 import { eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createHarness, type Harness, setCookieLine, type TestUser } from "../support/harness.ts";
+import { cookie, createHarness, type Harness, setCookieLine, type TestUser } from "../support/harness.ts";
+import { firstRow } from "../support/rows.ts";
 
 let h: Harness;
 let alice: TestUser;
@@ -17,7 +18,7 @@ afterAll(() => h.close());
 
 describe("POST /api/auth/local/login", () => {
   test("stores the password as argon2id with the OWASP minimum parameters", async () => {
-    const [row] = await h.db.select().from(accounts).where(eq(accounts.userId, alice.id));
+    const row = await firstRow(h.db.select().from(accounts).where(eq(accounts.userId, alice.id)), "alice's account");
     expect(row.providerId).toBe("credential");
     expect(row.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(row.password).not.toContain(alice.password);
@@ -42,7 +43,7 @@ describe("POST /api/auth/local/login", () => {
     expect(setCookieLine(res, "refresh_token")).toMatch(/Max-Age=2592000/);
     expect(setCookieLine(res, "access_token")).toMatch(/Max-Age=900/);
     expect(cookies.auth_provider).toBe("local");
-    const claims = decodeJwt(cookies.access_token);
+    const claims = decodeJwt(cookie(cookies, "access_token"));
     expect(claims).toMatchObject({
       iss: "svc-local",
       sub: alice.id,
@@ -70,7 +71,7 @@ describe("POST /api/auth/local/login", () => {
   test("carries platform_admin and must_change_password in the token when set", async () => {
     const { res, cookies } = await h.login(root);
     expect(await res.json()).toMatchObject({ role: "platform_admin", must_change_password: true });
-    const claims = decodeJwt(cookies.access_token);
+    const claims = decodeJwt(cookie(cookies, "access_token"));
     expect(claims.realm_access).toEqual({ roles: ["platform_admin"] });
     expect(claims.must_change_password).toBe(true);
   });

@@ -2,7 +2,7 @@ import { refreshTokens } from "@ams/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sha256Hex } from "../../src/auth/secrets.ts";
-import { cookiesOf, createHarness, type Harness, setCookieLine, type TestUser } from "../support/harness.ts";
+import { cookie, cookiesOf, createHarness, type Harness, setCookieLine, type TestUser } from "../support/harness.ts";
 
 let h: Harness;
 let alice: TestUser;
@@ -28,7 +28,7 @@ describe("POST /api/auth/refresh", () => {
   test("stores only the SHA-256 of the refresh token", async () => {
     const { cookies } = await h.login(alice);
     const rows = await h.db.select().from(refreshTokens).where(eq(refreshTokens.userId, alice.id));
-    expect(rows.some((r) => r.tokenHash === sha256Hex(cookies.refresh_token))).toBe(true);
+    expect(rows.some((r) => r.tokenHash === sha256Hex(cookie(cookies, "refresh_token")))).toBe(true);
     expect(rows.every((r) => r.tokenHash !== cookies.refresh_token)).toBe(true);
   });
 
@@ -41,7 +41,7 @@ describe("POST /api/auth/refresh", () => {
     expect(next.refresh_token).toBeTruthy();
     expect(next.refresh_token).not.toBe(cookies.refresh_token);
     expect(next.access_token).not.toBe(cookies.access_token);
-    const me = await h.call("GET", "/api/auth/me", { as: { bearer: next.access_token } });
+    const me = await h.call("GET", "/api/auth/me", { as: { bearer: cookie(next, "access_token") } });
     expect(me.status).toBe(200);
     expect((await refresh(next.refresh_token)).status).toBe(204);
   });

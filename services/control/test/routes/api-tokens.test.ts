@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sha256Hex } from "../../src/auth/secrets.ts";
 import { type Credentials, createHarness, type Harness, type TestUser } from "../support/harness.ts";
+import { firstRow } from "../support/rows.ts";
 
 let h: Harness;
 let owner: TestUser;
@@ -41,7 +42,7 @@ describe("personal API tokens", () => {
     expect(res.status).toBe(201);
     expect(json.token).toMatch(/^ams_pat_[0-9A-Za-z]{40}$/);
     expect(json.prefix).toBe(json.token.slice(0, 14));
-    const [row] = await h.db.select().from(apiTokens).where(eq(apiTokens.id, json.id));
+    const row = await firstRow(h.db.select().from(apiTokens).where(eq(apiTokens.id, json.id)), "the token row");
     expect(row.tokenHash).toBe(sha256Hex(json.token));
     expect(JSON.stringify(row)).not.toContain(json.token);
 

@@ -24,9 +24,12 @@ beforeAll(async () => {
     [owner, "owner"],
     [viewer, "viewer"],
   ]);
-  [ownerSession, viewerSession, outsiderSession, adminSession] = await Promise.all(
-    [owner, viewer, outsider, admin].map((u) => h.session(u)),
-  );
+  [ownerSession, viewerSession, outsiderSession, adminSession] = await Promise.all([
+    h.session(owner),
+    h.session(viewer),
+    h.session(outsider),
+    h.session(admin),
+  ]);
 });
 afterAll(() => h.close());
 

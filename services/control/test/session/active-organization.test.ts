@@ -23,9 +23,8 @@ beforeAll(async () => {
   h = await createHarness({ env: { AUTH_MODE: "session", SESSION_CACHE_SECONDS: "0" } });
   ada = await h.user("ada");
   const other = await h.user("otis");
-  [first, second, third] = await Promise.all(
-    ["First", "Second", "Third"].map(async (name) => (await h.org(name, [[other, "owner"]])).id),
-  );
+  const orgOf = async (name: string) => (await h.org(name, [[other, "owner"]])).id;
+  [first, second, third] = await Promise.all([orgOf("First"), orgOf("Second"), orgOf("Third")]);
   // Memberships in a known order: First is the first one, whatever the ids.
   const at = (minutes: number) => new Date(Date.UTC(2025, 0, 1, 0, minutes));
   await h.db.insert(memberships).values([

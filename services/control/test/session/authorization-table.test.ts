@@ -1,10 +1,12 @@
 import { teamMembers, teams, workspaceTeams } from "@ams/db";
 import { type OrgRole, roleHas, silentLogger } from "@ams/shared";
+import { must } from "@ams/shared/testing";
 import { createTenantApp } from "@ams/tenant";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RouteRule, routesFor } from "../../src/gateway/routes.ts";
 import { ALLOWED_BETTER_AUTH } from "../../src/session/routes.ts";
-import { type Credentials, cookiesOf, createHarness, type Harness, type TestUser } from "../support/harness.ts";
+import { type Credentials, cookie, cookiesOf, createHarness, type Harness, type TestUser } from "../support/harness.ts";
+import { firstRow } from "../support/rows.ts";
 import { createFixtures, type Fixtures, type Home } from "../support/table-fixtures.ts";
 import { type Caller, requests, ruleKey } from "../support/table-requests.ts";
 
@@ -114,8 +116,12 @@ async function signIn(user: TestUser): Promise<Credentials> {
     headers: { origin: ORIGIN, "x-forwarded-for": `10.9.0.${++clients}` },
   });
   expect(res.status).toBe(200);
-  const name = Object.keys(cookiesOf(res)).find((n) => n.endsWith("session_token"))!;
-  return { cookies: { [name]: cookiesOf(res)[name]! } };
+  const jar = cookiesOf(res);
+  const name = must(
+    Object.keys(jar).find((n) => n.endsWith("session_token")),
+    `the session cookie of ${user.username}`,
+  );
+  return { cookies: { [name]: cookie(jar, name) } };
 }
 
 beforeAll(async () => {
@@ -123,37 +129,37 @@ beforeAll(async () => {
     env: { AUTH_MODE: "session" },
     tenant: ({ database, tokens }) => createTenantApp({ database, tokens, log: silentLogger }),
   });
-  const names = [
-    "s-owner",
-    "s-admin",
-    "s-member",
-    "s-team",
-    "s-outside",
-    "s-stranger",
-    "s-suspended",
-    "s-root",
-    "s-root-m",
-  ];
-  const [owner, admin, member, team, outside, stranger, suspendedOwner, root, rootMember] = await Promise.all(
-    names.map((n) => h.user(n, { platformAdmin: n.startsWith("s-root") })),
-  );
+  const [owner, admin, member, team, outside, stranger, suspendedOwner, root, rootMember] = await Promise.all([
+    h.user("s-owner"),
+    h.user("s-admin"),
+    h.user("s-member"),
+    h.user("s-team"),
+    h.user("s-outside"),
+    h.user("s-stranger"),
+    h.user("s-suspended"),
+    h.user("s-root", { platformAdmin: true }),
+    h.user("s-root-m", { platformAdmin: true }),
+  ]);
   const orgA = await h.org("Session A", [
-    [owner!, "owner"],
-    [admin!, "admin"],
-    [member!, "member"],
-    [team!, "member"],
-    [outside!, "member"],
+    [owner, "owner"],
+    [admin, "admin"],
+    [member, "member"],
+    [team, "member"],
+    [outside, "member"],
   ]);
   const wa = await h.workspace(orgA.id, "WA");
   const wr = await h.workspace(orgA.id, "Restricted");
-  const [core] = await h.db.insert(teams).values({ organizationId: orgA.id, name: "Core" }).returning();
-  await h.db.insert(teamMembers).values({ teamId: core!.id, userId: team!.id });
-  await h.db.insert(workspaceTeams).values({ workspaceId: wr.id, teamId: core!.id });
+  const core = await firstRow(
+    h.db.insert(teams).values({ organizationId: orgA.id, name: "Core" }).returning(),
+    "team Core",
+  );
+  await h.db.insert(teamMembers).values({ teamId: core.id, userId: team.id });
+  await h.db.insert(workspaceTeams).values({ workspaceId: wr.id, teamId: core.id });
   const orgS = await h.org(
     "Session S",
     [
-      [suspendedOwner!, "owner"],
-      [rootMember!, "member"],
+      [suspendedOwner, "owner"],
+      [rootMember, "member"],
     ],
     false,
   );
@@ -162,9 +168,17 @@ beforeAll(async () => {
   const R: Home = { org: orgA.id, ws: wr.id };
   const S: Home = { org: orgS.id, ws: ws.id };
 
-  const [sOwner, sAdmin, sMember, sTeam, sOutside, sStranger, sSuspended, sRoot, sRootMember] = await Promise.all(
-    [owner, admin, member, team, outside, stranger, suspendedOwner, root, rootMember].map((u) => signIn(u!)),
-  );
+  const [sOwner, sAdmin, sMember, sTeam, sOutside, sStranger, sSuspended, sRoot, sRootMember] = await Promise.all([
+    signIn(owner),
+    signIn(admin),
+    signIn(member),
+    signIn(team),
+    signIn(outside),
+    signIn(stranger),
+    signIn(suspendedOwner),
+    signIn(root),
+    signIn(rootMember),
+  ]);
   const token = async (as: Credentials, body: Record<string, unknown>) => {
     const res = await h.call("POST", "/api/settings/api-tokens", { as, body, headers: { origin: ORIGIN } });
     expect(res.status).toBe(201);
@@ -184,17 +198,17 @@ beforeAll(async () => {
     outsideTeam: false,
     home: A,
   };
-  const as = (u: TestUser | undefined, role: OrgRole | null) => ({ role, userId: u!.id, password: u!.password });
+  const as = (u: TestUser, role: OrgRole | null) => ({ role, userId: u.id, password: u.password });
   personas = [
     { ...base, name: "unauthenticated", creds: null, kind: "none", role: null, userId: null, password: null },
-    { ...base, name: "non-member", creds: sStranger!, kind: "session", anyMembership: false, ...as(stranger, null) },
-    { ...base, name: "member", creds: sMember!, kind: "session", ...as(member, "member") },
-    { ...base, name: "admin", creds: sAdmin!, kind: "session", ...as(admin, "admin") },
-    { ...base, name: "owner", creds: sOwner!, kind: "session", ...as(owner, "owner") },
+    { ...base, name: "non-member", creds: sStranger, kind: "session", anyMembership: false, ...as(stranger, null) },
+    { ...base, name: "member", creds: sMember, kind: "session", ...as(member, "member") },
+    { ...base, name: "admin", creds: sAdmin, kind: "session", ...as(admin, "admin") },
+    { ...base, name: "owner", creds: sOwner, kind: "session", ...as(owner, "owner") },
     {
       ...base,
       name: "team member (restricted workspace)",
-      creds: sTeam!,
+      creds: sTeam,
       kind: "session",
       home: R,
       fixturesElsewhere: true,
@@ -203,7 +217,7 @@ beforeAll(async () => {
     {
       ...base,
       name: "member outside the team (restricted workspace)",
-      creds: sOutside!,
+      creds: sOutside,
       kind: "session",
       home: R,
       outsideTeam: true,
@@ -212,7 +226,7 @@ beforeAll(async () => {
     {
       ...base,
       name: "platform_admin without membership",
-      creds: sRoot!,
+      creds: sRoot,
       kind: "session",
       platformAdmin: true,
       anyMembership: false,
@@ -221,7 +235,7 @@ beforeAll(async () => {
     {
       ...base,
       name: "platform_admin, member of a suspended organization",
-      creds: sRootMember!,
+      creds: sRootMember,
       kind: "session",
       platformAdmin: true,
       suspended: true,
@@ -231,7 +245,7 @@ beforeAll(async () => {
     {
       ...base,
       name: "owner of a suspended organization",
-      creds: sSuspended!,
+      creds: sSuspended,
       kind: "session",
       suspended: true,
       home: S,
@@ -296,7 +310,11 @@ describe("session profile: route x caller -> status", () => {
       for (const p of personas) {
         const want = expected(rule, p);
         const caller: Caller = { home: p.home, userId: p.userId, password: p.password };
-        const prepared = await requests[ruleKey(rule)]!(f, caller, want === "allowed");
+        const prepared = await must(requests[ruleKey(rule)], `the request of ${ruleKey(rule)}`)(
+          f,
+          caller,
+          want === "allowed",
+        );
         // The shared builders speak the local profile's role names; this profile's member role reads the same way.
         const body = prepared.body as { role?: string } | undefined;
         if (body?.role === "editor" || body?.role === "viewer") prepared.body = { ...body, role: "member" };

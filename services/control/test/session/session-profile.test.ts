@@ -1,7 +1,9 @@
 import { accounts } from "@ams/db";
+import { must } from "@ams/shared/testing";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Credentials, cookiesOf, createHarness, type Harness, type TestUser } from "../support/harness.ts";
+import { type Credentials, cookie, cookiesOf, createHarness, type Harness, type TestUser } from "../support/harness.ts";
+import { firstRow } from "../support/rows.ts";
 
 /** AUTH_MODE=session: better-auth's username sign-in and session cookie in front of the same gateway. */
 let h: Harness;
@@ -42,24 +44,27 @@ async function signIn(user: TestUser, password = user.password) {
 async function session(user: TestUser): Promise<Credentials> {
   const res = await signIn(user);
   expect(res.status).toBe(200);
-  return { cookies: { [COOKIE]: cookiesOf(res)[COOKIE] } };
+  return { cookies: { [COOKIE]: cookie(cookiesOf(res), COOKIE) } };
 }
 
 describe("sign-in", () => {
   test("sets an httpOnly cookie ending in session_token; no token in the answer body", async () => {
     const res = await signIn(owner);
     expect(res.status).toBe(200);
-    const line = res.headers.getSetCookie().find((l) => l.startsWith(`${COOKIE}=`))!;
+    const line = must(
+      res.headers.getSetCookie().find((l) => l.startsWith(`${COOKIE}=`)),
+      "the session cookie line",
+    );
     expect(line).toMatch(/HttpOnly/i);
     expect(line).toMatch(/SameSite=Lax/i);
     const body = await res.json();
     expect(body.user).toMatchObject({ id: owner.id, username: "olivia" });
     expect(body.token).toBeUndefined();
-    expect(JSON.stringify(body)).not.toContain(cookiesOf(res)[COOKIE].split(".")[0]);
+    expect(JSON.stringify(body)).not.toContain(cookie(cookiesOf(res), COOKIE).split(".")[0]);
   });
 
   test("checks the local account's argon2id hash, so an account moves between profiles", async () => {
-    const [row] = await h.db.select().from(accounts).where(eq(accounts.userId, owner.id));
+    const row = await firstRow(h.db.select().from(accounts).where(eq(accounts.userId, owner.id)), "olivia's account");
     expect(row.password).toMatch(/^\$argon2id\$/);
     expect((await signIn(owner, "wrong-password-123")).status).toBe(401);
     expect((await signIn({ ...owner, username: "nobody" })).status).toBe(401);

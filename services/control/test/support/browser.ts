@@ -1,9 +1,22 @@
+import { must } from "@ams/shared/testing";
+
 /**
  * A minimal browser for the sign-in flow: one cookie jar per host (names only: paths are not modelled, which the
  * flow does not need), redirects followed by hand so each hop can be inspected. Requests to the control app's
  * host go to its fetch function in process; everything else (the identity provider) goes over the network.
  */
 export type Hop = { url: string; status: number; location: string | null; res: Response };
+
+/** The last hop of a followed chain, or a failure when the chain is empty. */
+export function lastHop(hops: Hop[]): Hop {
+  return must(hops.at(-1), "the last hop of the redirect chain");
+}
+
+/** Where the last hop of a chain redirects to, resolved against its URL. */
+export function redirectTarget(hops: Hop[]): URL {
+  const hop = lastHop(hops);
+  return new URL(must(hop.location ?? undefined, `the Location of ${hop.url}`), hop.url);
+}
 
 export function createBrowser(
   app: { request(url: string, init: RequestInit): Response | Promise<Response> },
@@ -21,12 +34,13 @@ export function createBrowser(
 
   function store(host: string, res: Response) {
     for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(";");
+      const [pair = "", ...attrs] = line.split(";");
       const eq = pair.indexOf("=");
       const name = pair.slice(0, eq).trim();
       const value = pair.slice(eq + 1).trim();
       const expired = attrs.some((a) => {
-        const [k, v] = a.trim().split("=");
+        const [k = "", v] = a.trim().split("=");
+        if (v === undefined) return false;
         if (k.toLowerCase() === "max-age") return Number(v) <= 0;
         if (k.toLowerCase() === "expires") return new Date(v).getTime() <= Date.now();
         return false;

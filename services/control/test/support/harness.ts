@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { memberships, organizations, userSelections, workspaces } from "@ams/db";
 import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
 import { createServiceTokens, type ServiceTokens, testLogger } from "@ams/shared";
+import { must } from "@ams/shared/testing";
 import { createControlApp } from "../../src/app.ts";
 import { createLocalUser } from "../../src/auth/create-user.ts";
 import type { HealthChecks } from "../../src/context.ts";
@@ -60,7 +61,7 @@ export async function createHarness(opts: HarnessOptions = {}) {
       return { id: row.id, username: row.username, password } satisfies TestUser;
     },
     async org(name: string, members: [TestUser, string][] = [], enabled = true) {
-      const [org] = await db
+      const [inserted] = await db
         .insert(organizations)
         .values({
           name,
@@ -68,6 +69,7 @@ export async function createHarness(opts: HarnessOptions = {}) {
           enabled,
         })
         .returning();
+      const org = must(inserted, `the organization ${name}`);
       for (const [user, role] of members) {
         await db.insert(memberships).values({ organizationId: org.id, userId: user.id, role });
       }
@@ -75,7 +77,7 @@ export async function createHarness(opts: HarnessOptions = {}) {
     },
     async workspace(organizationId: string, name = "Model") {
       const [ws] = await db.insert(workspaces).values({ organizationId, name }).returning();
-      return ws;
+      return must(ws, `the workspace ${name}`);
     },
     async select(userId: string, organizationId: string | null, workspaceId: string | null) {
       await db
@@ -129,11 +131,16 @@ export type Harness = Awaited<ReturnType<typeof createHarness>>;
 export function cookiesOf(res: Response): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(";");
+    const pair = must(line.split(";")[0], "the name=value of a Set-Cookie line");
     const eq = pair.indexOf("=");
     out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
   }
   return out;
+}
+
+/** The value of cookie `name` in a jar (from cookiesOf or a browser), or a failure naming the missing cookie. */
+export function cookie(jar: Record<string, string>, name: string): string {
+  return must(jar[name], `the ${name} cookie`);
 }
 
 /** The full Set-Cookie line for `name`. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { must } from "@ams/shared/testing";
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, jwtVerify } from "jose";
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 
@@ -223,14 +224,18 @@ function profileClaims(user: RealmUser) {
 async function route(req: IncomingMessage, res: ServerResponse, realms: Map<string, Realm>, publicJwk: JWK) {
   const path = new URL(req.url ?? "/", "http://x").pathname;
   const admin = /^\/admin\/realms\/([^/]+)(\/.*)$/.exec(path);
-  if (admin) return adminApi(req, res, realms.get(admin[1]), admin[2], publicJwk);
+  if (admin) {
+    const [, realmName, adminPath] = admin;
+    return adminApi(req, res, realms.get(must(realmName, "the realm")), must(adminPath, "the admin path"), publicJwk);
+  }
   const realmPath = /^\/realms\/([^/]+)(\/.*)?$/.exec(path);
-  const realm = realmPath ? realms.get(realmPath[1]) : undefined;
-  if (!realm) {
+  const realmName = realmPath?.[1];
+  const realm = realmName === undefined ? undefined : realms.get(realmName);
+  if (!realmPath || !realm) {
     res.writeHead(404).end();
     return;
   }
-  const rest = realmPath![2] ?? "/";
+  const rest = realmPath[2] ?? "/";
   const interaction = /^\/interaction\/([^/]+)$/.exec(rest);
   if (interaction) return signInInteraction(req, res, realm);
   // Mounted under /realms/<name>: the provider sees its own paths and derives the mount path from originalUrl.
@@ -331,7 +336,7 @@ async function adminApi(
   }
   const actions = /^\/users\/([^/]+)\/execute-actions-email$/.exec(path);
   if (req.method === "PUT" && actions) {
-    const user = realm.users.get(decodeURIComponent(actions[1]));
+    const user = realm.users.get(decodeURIComponent(must(actions[1], "the user id in the path")));
     if (!user) return send(404, { error: "User not found" });
     if (user.email && realm.failActionsEmailFor.has(user.email)) {
       return send(500, { errorMessage: "Failed to send execute actions email" });
@@ -346,7 +351,7 @@ async function adminApi(
   }
   const one = /^\/users\/([^/]+)$/.exec(path);
   if (req.method === "DELETE" && one) {
-    return send(realm.users.delete(decodeURIComponent(one[1])) ? 204 : 404);
+    return send(realm.users.delete(decodeURIComponent(must(one[1], "the user id in the path"))) ? 204 : 404);
   }
   return send(404, { error: "not implemented in the test admin API" });
 }

@@ -1,5 +1,6 @@
 import type { ServiceAudience, ServiceClaims, ServiceTokens } from "@ams/shared";
 import { SERVICE_TOKEN_HEADER } from "@ams/shared/http";
+import { must } from "@ams/shared/testing";
 import type { Upstream } from "../../src/gateway/upstream.ts";
 
 export type RecordedCall = { method: string; url: URL; headers: Headers; body: string; claims: ServiceClaims | null };
@@ -13,7 +14,7 @@ export function createRecordingUpstream(tokens: ServiceTokens, audience: Service
   const calls: RecordedCall[] = [];
   const upstream: Upstream & { calls: RecordedCall[]; last(): RecordedCall } = {
     calls,
-    last: () => calls[calls.length - 1],
+    last: () => must(calls.at(-1), `a call forwarded to ${audience}`),
     async fetch(req) {
       const token = req.headers.get(SERVICE_TOKEN_HEADER);
       const claims = token ? await tokens.verify(token, audience) : null;

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { must } from "@ams/shared/testing";
 import { SMTPServer } from "smtp-server";
 
 /** One message as the SMTP server received it, with its text and HTML parts decoded. */
@@ -46,21 +47,26 @@ export async function startSmtpServer(opts: { port?: number } = {}) {
     });
   });
   const port = (server.server.address() as AddressInfo).port;
+  /** Resolves once `count` messages have arrived in total. */
+  async function waitFor(count: number, timeoutMs = 5000): Promise<CapturedMail[]> {
+    const until = Date.now() + timeoutMs;
+    while (messages.length < count) {
+      if (Date.now() > until) throw new Error(`expected ${count} messages, got ${messages.length}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+    return messages;
+  }
   return {
     url: `smtp://127.0.0.1:${port}`,
     port,
     messages,
-    /** Resolves once `count` messages have arrived in total. */
-    async waitFor(count: number, timeoutMs = 5000): Promise<CapturedMail[]> {
-      const until = Date.now() + timeoutMs;
-      while (messages.length < count) {
-        if (Date.now() > until) throw new Error(`expected ${count} messages, got ${messages.length}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 100);
-        });
-      }
-      return messages;
+    waitFor,
+    /** The message at `index` (0 = the first this server received), once it has arrived. */
+    async mail(index: number, timeoutMs = 5000): Promise<CapturedMail> {
+      return must((await waitFor(index + 1, timeoutMs))[index], `message ${index + 1}`);
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -100,7 +106,7 @@ function splitHeaders(raw: string): { headers: Map<string, string>; body: string
 function boundaryOf(type: string): string {
   const match = /boundary="?([^";]+)"?/i.exec(type);
   if (!match) throw new Error(`no boundary in ${type}`);
-  return match[1];
+  return must(match[1], `the boundary in ${type}`);
 }
 
 function splitMultipart(body: string, boundary: string) {
@@ -121,7 +127,7 @@ function decodeBody(body: string, encoding: string): string {
       if (soft[i] === "=" && /^[0-9A-F]{2}$/i.test(soft.slice(i + 1, i + 3))) {
         bytes.push(Number.parseInt(soft.slice(i + 1, i + 3), 16));
         i += 2;
-      } else bytes.push(...Buffer.from(soft[i], "utf8"));
+      } else bytes.push(...Buffer.from(soft.charAt(i), "utf8"));
     }
     return Buffer.from(bytes).toString("utf8").replace(/\r\n$/, "");
   }

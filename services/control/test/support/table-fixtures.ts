@@ -11,6 +11,7 @@ import {
   teams,
   users,
 } from "@ams/db";
+import { must } from "@ams/shared/testing";
 import { eq } from "drizzle-orm";
 import { sha256Hex } from "../../src/auth/secrets.ts";
 import type { ControlContext } from "../../src/context.ts";
@@ -126,7 +127,7 @@ export function createFixtures(h: Harness, ownerToken: string) {
         .insert(teams)
         .values({ organizationId: org, name: unique("T") })
         .returning();
-      return row.id;
+      return must(row, "the fixture team").id;
     },
     async teamMember(team: string, userId: string) {
       await h.db.insert(teamMembers).values({ teamId: team, userId });
@@ -136,12 +137,13 @@ export function createFixtures(h: Harness, ownerToken: string) {
         .insert(apiTokens)
         .values({ userId, organizationId: org, name: "t", prefix: "ams_pat_x", tokenHash: sha256Hex(randomUUID()) })
         .returning();
-      return row.id;
+      return must(row, "the fixture API token").id;
     },
     /** An organization with two owners, for platform routes that change or delete it. */
     async scratchOrganization() {
       const slug = unique("scratch");
-      const [org] = await h.db.insert(organizations).values({ name: slug, slug }).returning();
+      const [inserted] = await h.db.insert(organizations).values({ name: slug, slug }).returning();
+      const org = must(inserted, "the scratch organization");
       await f.member(org.id, "owner");
       await f.member(org.id, "owner");
       return org.id;
@@ -159,7 +161,7 @@ export function createFixtures(h: Harness, ownerToken: string) {
           .set({ emailVerified: true })
           .where(eq(users.id, forUserId))
           .returning({ email: users.email });
-        email = user.email;
+        email = must(user, `the user ${forUserId}`).email;
       }
       const token = randomBytes(32).toString("base64url");
       const [row] = await h.db
@@ -173,7 +175,7 @@ export function createFixtures(h: Harness, ownerToken: string) {
           expiresAt: new Date(h.clock.now().getTime() + 3600_000),
         })
         .returning();
-      return { id: row.id, token };
+      return { id: must(row, "the fixture invitation").id, token };
     },
     /**
      * A pending MCP OAuth authorization request made through the real authorization endpoint (one registered client
