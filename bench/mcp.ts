@@ -3,8 +3,9 @@ import { createControlApp, parseEnv, seedAccounts } from "@ams/control";
 import { sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { createMcpApp } from "@ams/mcp";
-import { clearRasterCache, generateModel, replaceModel } from "@ams/model";
+import { clearRasterCache, generateModel, rasterizeSvg, replaceModel } from "@ams/model";
 import { createServiceTokens, silentLogger } from "@ams/shared";
+import { must } from "@ams/shared/testing";
 import { createTenantApp } from "@ams/tenant";
 import { serve } from "@hono/node-server";
 import { archiWithWorkspace } from "./demo-user.ts";
@@ -40,9 +41,10 @@ export async function benchMcp() {
     await database.db.transaction((tx) =>
       replaceModel(database, tx, workspaceId, withLargeView(generateModel({ elements: 565, views: 5 }), 200)),
     );
-    const [{ n }] = await database.rows<{ n: number }>(
+    const [count] = await database.rows<{ n: number }>(
       sql`select count(*)::int as n from elements where workspace_id = ${workspaceId}`,
     );
+    const { n } = must(count, "the element count");
 
     const auth = { authorization: `Bearer ${token}` };
     const mcpHeaders = {
@@ -128,7 +130,20 @@ export async function benchMcp() {
       clearRasterCache();
       await pngImage();
     };
-    const [svg, png, again] = await interleaved([svgImage, firstPng, pngImage], { iterations: 60, warmup: 5 });
+    // The rasterizer's own floor: resvg drawing the very SVG that render_view draws, at the scale it picks (the
+    // longest side fitted to 1,568 px), with no request, query or summary around it.
+    const drawnSvg = await svgImage();
+    const [, svgW, svgH] = /width="([\d.]+)" height="([\d.]+)"/.exec(drawnSvg) ?? [];
+    const fitScale = Math.min(1, 1568 / Math.max(Number(svgW), Number(svgH)));
+    const resvgAlone = async () => {
+      clearRasterCache();
+      await rasterizeSvg(drawnSvg, fitScale);
+    };
+    const [svg, png, again, bare] = await interleaved([svgImage, firstPng, pngImage, resvgAlone], {
+      iterations: 60,
+      warmup: 5,
+    });
+    report("resvg alone on the same SVG (the rasterizer's floor), median", bare!.median, null, "(the floor)", true);
     report("REST GET /api/views/:id/image (SVG), median", svg!.median, null, "(the floor)", true);
     report(
       "MCP render_view PNG + summary, first drawing, median",
@@ -138,6 +153,13 @@ export async function benchMcp() {
       png!.median <= 60,
     );
     report("MCP render_view PNG + summary, first drawing, p99", png!.p99, svg!.p99, "(informational)", true);
+    report(
+      "MCP render_view PNG, first drawing, beside SVG render + resvg alone",
+      png!.median,
+      svg!.median + bare!.median,
+      "(informational: what the product adds to its two renderers)",
+      true,
+    );
     report(
       "MCP render_view PNG + summary, unchanged view again, median",
       again!.median,

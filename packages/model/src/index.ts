@@ -25,7 +25,7 @@ export * from "./relationships/get.ts";
 export * from "./relationships/list.ts";
 export * from "./relationships/schemas.ts";
 export * from "./relationships/update.ts";
-export { clearRasterCache } from "./render/png/rasterize.ts";
+export { clearRasterCache, rasterizeSvg } from "./render/png/rasterize.ts";
 export * from "./schemas.ts";
 export * from "./store/read-document.ts";
 export * from "./store/write-document.ts";
