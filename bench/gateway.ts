@@ -6,6 +6,7 @@ import { sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { generateModel, replaceModel } from "@ams/model";
 import { createServiceTokens, type ServiceClaims, silentLogger } from "@ams/shared";
+import { must } from "@ams/shared/testing";
 import { createTenantApp, SERVICE_TOKEN_HEADER } from "@ams/tenant";
 import { serve } from "@hono/node-server";
 import { archiWithWorkspace } from "./demo-user.ts";
@@ -83,9 +84,10 @@ export async function benchGateway() {
     await database.db.transaction((tx) =>
       replaceModel(database, tx, workspaceId, generateModel({ elements: 565, views: 5 })),
     );
-    const [{ n }] = await database.rows<{ n: number }>(
+    const [count] = await database.rows<{ n: number }>(
       sql`select count(*)::int as n from elements where workspace_id = ${workspaceId}`,
     );
+    const { n } = must(count, "the element count");
     const [user] = await database.rows<{ id: string }>(sql`select id from users where username = 'archi'`);
     const claims: ServiceClaims = {
       userId: user!.id,

@@ -358,7 +358,13 @@ export const startSplit = (deps: Dependencies, orgCount: number) =>
     const keys = generateKeyPairSync("ed25519");
     const privatePem = keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     const publicPem = keys.publicKey.export({ type: "spki", format: "pem" }).toString();
-    const [port, tenantPort, mcpPort, workerPort, floorPort] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
+    const [port, tenantPort, mcpPort, workerPort, floorPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     const base = `http://127.0.0.1:${port}`;
     const common = {
       HOST: "127.0.0.1",

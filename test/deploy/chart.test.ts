@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createServiceTokens, serviceKeysFromEnv } from "@ams/shared";
 import { runtimeSettings } from "@ams/shared/http";
+import { must } from "@ams/shared/testing";
 import { describe, expect, test } from "vitest";
 import { parseGraphEnv } from "../../packages/graph/src/env.ts";
 import { parseEnv as parseControlEnv } from "../../services/control/src/env.ts";
@@ -312,11 +313,11 @@ describe("installing with only a host name and secrets", () => {
   });
 
   test("the ingress lets an upload of UPLOAD_LIMIT_MB through nginx and leaves TLS out when not asked for", () => {
-    const ingress = byKind(minimal, "Ingress")[0];
+    const ingress = must(byKind(minimal, "Ingress")[0], "the Ingress");
     expect(ingress.metadata.annotations?.["nginx.ingress.kubernetes.io/proxy-body-size"]).toBe("51m");
     expect(ingress.spec.tls).toBeUndefined();
     expect(ingress.spec.ingressClassName).toBe("nginx");
-    const big = byKind(large, "Ingress")[0];
+    const big = must(byKind(large, "Ingress")[0], "the Ingress of the large example");
     expect(big.metadata.annotations?.["nginx.ingress.kubernetes.io/proxy-body-size"]).toBe("201m");
     expect(big.spec.tls).toEqual([{ hosts: ["architecture.example.com"], secretName: "architecture-example-com-tls" }]);
     expect(resolvedEnv(large, container(named(large, "Deployment", "big-tenant"))).UPLOAD_LIMIT_MB).toBe("200");
@@ -327,7 +328,7 @@ describe("installing with only a host name and secrets", () => {
     expect(job.metadata.annotations?.["helm.sh/hook"]).toBe("pre-install,pre-upgrade");
     expect(job.spec.template.spec.containers[0].command).toEqual(["node", "packages/db/src/migrate-cli.ts"]);
     // The Secret is a hook too, created before the Job that reads it.
-    const secret = byKind(minimal, "Secret")[0];
+    const secret = must(byKind(minimal, "Secret")[0], "the Secret");
     expect(Number(secret.metadata.annotations?.["helm.sh/hook-weight"])).toBeLessThan(
       Number(job.metadata.annotations?.["helm.sh/hook-weight"]),
     );

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "@ams/db";
 import { testServerUrl } from "@ams/db/testing";
+import { must } from "@ams/shared/testing";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestNeo4j, type TestNeo4j } from "../../packages/graph/test/support/neo4j.ts";
@@ -48,6 +49,11 @@ async function stopNats() {
   await exited;
 }
 
+const processNamed = (name: string) =>
+  must(
+    processes.find((p) => p.name === name),
+    `the ${name} process`,
+  );
 const url = (name: string, path: string) => `http://127.0.0.1:${ports[name]}${path}`;
 const health = async (name: string) => {
   const res = await fetch(url(name, "/api/health"));
@@ -64,7 +70,7 @@ beforeAll(async () => {
     ports[name] = await freePort();
   }
   const target = new URL(neo4jServer.url);
-  neo4jGate = tcpForwarder(ports.neo4j, { host: target.hostname, port: Number(target.port) });
+  neo4jGate = tcpForwarder(must(ports.neo4j, "the neo4j port"), { host: target.hostname, port: Number(target.port) });
 
   const objects = render({
     release: "site",
@@ -78,7 +84,7 @@ beforeAll(async () => {
     }),
   });
   const secret = objects.find((o) => o.kind === "Secret")?.stringData as Record<string, string>;
-  adminPassword = secret.SEED_ADMIN_PASSWORD;
+  adminPassword = must(secret.SEED_ADMIN_PASSWORD, "SEED_ADMIN_PASSWORD in the Secret");
   const envOf = (kind: string, name: string): Record<string, string> => {
     const spec = named(objects, kind, name).spec.template.spec;
     const env: Record<string, string> = {};
@@ -88,7 +94,8 @@ beforeAll(async () => {
       valueFrom?: { secretKeyRef: { key: string } };
     }[]) {
       if (e.valueFrom) {
-        if (secret[e.valueFrom.secretKeyRef.key] !== undefined) env[e.name] = secret[e.valueFrom.secretKeyRef.key];
+        const value = secret[e.valueFrom.secretKeyRef.key];
+        if (value !== undefined) env[e.name] = value;
       } else env[e.name] = e.value ?? "";
     }
     return env;
@@ -243,7 +250,9 @@ describe("the split shape started from the chart's environment", () => {
   });
 
   test("one access-log line per request, with the request id that the tenant logs too; never a password", async () => {
-    const controlLine = processes[3].lines().find((l) => l.msg === "request" && l.request_id === "split-import-1");
+    const controlLine = processNamed("control")
+      .lines()
+      .find((l) => l.msg === "request" && l.request_id === "split-import-1");
     expect(controlLine).toMatchObject({
       service: "control",
       method: "POST",
@@ -252,7 +261,9 @@ describe("the split shape started from the chart's environment", () => {
       organization_id: session.orgId,
     });
     expect(typeof controlLine?.duration_ms).toBe("number");
-    const tenantLine = processes[0].lines().find((l) => l.msg === "request" && l.request_id === "split-import-1");
+    const tenantLine = processNamed("tenant")
+      .lines()
+      .find((l) => l.msg === "request" && l.request_id === "split-import-1");
     expect(tenantLine).toMatchObject({
       service: "tenant",
       method: "POST",
@@ -262,13 +273,13 @@ describe("the split shape started from the chart's environment", () => {
     // The same for a request to /mcp: control and mcp each log it once under the caller's request id.
     const mcpCall = (p: (typeof processes)[number]) =>
       p.lines().filter((l) => l.msg === "request" && l.request_id === "split-mcp-1");
-    expect(mcpCall(processes[3])).toEqual([
+    expect(mcpCall(processNamed("control"))).toEqual([
       expect.objectContaining({ service: "control", method: "POST", status: 200, organization_id: session.orgId }),
     ]);
-    expect(mcpCall(processes[1])).toEqual([
+    expect(mcpCall(processNamed("mcp"))).toEqual([
       expect.objectContaining({ service: "mcp", method: "POST", status: 200, organization_id: session.orgId }),
     ]);
-    expect(typeof mcpCall(processes[1])[0]?.duration_ms).toBe("number");
+    expect(typeof mcpCall(processNamed("mcp"))[0]?.duration_ms).toBe("number");
     for (const p of processes) expect(p.raw()).not.toContain(adminPassword);
     expect(session.token.length).toBeGreaterThan(20);
     for (const p of processes) expect(p.raw()).not.toContain(session.token);
@@ -285,7 +296,9 @@ describe("the split shape started from the chart's environment", () => {
     const rebuild = await call("POST", "/api/export/neo4j", { headers: { "x-request-id": "split-rebuild-1" } });
     expect([200, 202]).toContain(rebuild.status);
     await waitFor("the worker logs the job under the request id", async () =>
-      processes[2].lines().some((l) => l.request_id === "split-rebuild-1" && /generation/.test(String(l.msg))),
+      processNamed("graph-worker")
+        .lines()
+        .some((l) => l.request_id === "split-rebuild-1" && /generation/.test(String(l.msg))),
     );
     const { body } = await health("worker");
     expect(body).toEqual({ status: "ok", checks: { database: "up", queue: "up", graph: "up" } });
@@ -301,7 +314,9 @@ describe("the split shape started from the chart's environment", () => {
     const rebuild = await call("POST", "/api/export/neo4j", { headers: { "x-request-id": "split-rebuild-2" } });
     expect([200, 202]).toContain(rebuild.status);
     await waitFor("the rebuild after the outage ran", async () =>
-      processes[2].lines().some((l) => l.request_id === "split-rebuild-2" && /generation/.test(String(l.msg))),
+      processNamed("graph-worker")
+        .lines()
+        .some((l) => l.request_id === "split-rebuild-2" && /generation/.test(String(l.msg))),
     );
     expect(processes.map((p) => p.proc.pid)).toEqual(pids);
     expect(processes.every((p) => p.proc.exitCode === null)).toBe(true);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { must } from "@ams/shared/testing";
 import { describe, expect, it } from "vitest";
 import { sanitizeSvg } from "../../packages/shared/src/svg-sanitize.ts";
 
@@ -87,7 +88,7 @@ describe("plugins", () => {
       expect(license).toContain(source.license);
       expect(license.length).toBeGreaterThan(1000); // the full licence text follows the header
       expect(m.description).toContain(source.package);
-      expect(m.icons).toHaveLength(BUILT_IN_PACKS[id]);
+      expect(m.icons).toHaveLength(must(BUILT_IN_PACKS[id], `the icon count of ${id}`));
     });
 
     it("ships exactly the declared icon files, each already sanitized", () => {

@@ -9,6 +9,7 @@ import { testServerUrl } from "@ams/db/testing";
 import { generateModel, replaceModel } from "@ams/model";
 import { createServiceTokens } from "@ams/shared";
 import { SERVICE_TOKEN_HEADER } from "@ams/shared/http";
+import { must } from "@ams/shared/testing";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestNeo4j, type TestNeo4j } from "../../packages/graph/test/support/neo4j.ts";
@@ -75,7 +76,7 @@ beforeAll(async () => {
   procs.control = startProcess(
     "control",
     join(root, "services/control/src/main.ts"),
-    control(ports.control, ports.m1, "session"),
+    control(must(ports.control, "the control port"), must(ports.m1, "the m1 port"), "session"),
   );
   await waitFor(
     "control health",
@@ -98,7 +99,7 @@ beforeAll(async () => {
   procs.local = startProcess(
     "control-local",
     join(root, "services/control/src/main.ts"),
-    control(ports.local, ports.m5, "local"),
+    control(must(ports.local, "the local port"), must(ports.m5, "the m5 port"), "local"),
   );
   for (const name of ["control", "tenant", "mcp", "worker", "local"]) {
     await waitFor(

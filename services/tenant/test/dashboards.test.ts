@@ -113,7 +113,7 @@ describe("dashboards of an organization", () => {
     expect((await org.viewer.get(`/api/dashboards/${id}?revision=3`)).status).toBe(404);
     const run = await org.viewer.get(`/api/dashboards/${id}/panels/components?prefix=Home`);
     expect(run.status).toBe(200);
-    expect(run.body.result.rows.every((r: string[]) => r[0].startsWith("Home"))).toBe(true);
+    expect(run.body.result.rows.every((r: string[]) => r[0]?.startsWith("Home") === true)).toBe(true);
   });
 
   test("soft delete: gone from the listing and GET, kept in the admin listing", async () => {

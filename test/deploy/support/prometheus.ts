@@ -15,21 +15,27 @@ export function parsePrometheusText(text: string): Sample[] {
     if (line.startsWith("# HELP ")) continue;
     if (line.startsWith("# TYPE ")) {
       const [, , name, type] = line.split(" ");
-      if (!["counter", "gauge", "histogram", "summary", "untyped"].includes(type))
+      if (
+        name === undefined ||
+        type === undefined ||
+        !["counter", "gauge", "histogram", "summary", "untyped"].includes(type)
+      )
         throw new Error(`line ${i + 1}: type ${type}`);
       types.set(name, type);
       continue;
     }
-    const m = SAMPLE.exec(line);
-    if (!m) throw new Error(`line ${i + 1} is not a Prometheus sample: ${line}`);
+    const [, name, labelText, raw] = SAMPLE.exec(line) ?? [];
+    if (name === undefined || raw === undefined) throw new Error(`line ${i + 1} is not a Prometheus sample: ${line}`);
     const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? "").matchAll(LABEL)) labels[l[1]] = l[2].replace(/\\(.)/g, "$1");
-    const value =
-      m[3] === "+Inf" ? Number.POSITIVE_INFINITY : m[3] === "-Inf" ? Number.NEGATIVE_INFINITY : Number(m[3]);
-    if (Number.isNaN(value) && m[3] !== "NaN") throw new Error(`line ${i + 1}: value ${m[3]}`);
-    const family = m[1].replace(/_(bucket|sum|count|total)$/, "");
-    if (!types.has(m[1]) && !types.has(family)) throw new Error(`line ${i + 1}: ${m[1]} has no # TYPE`);
-    samples.push({ name: m[1], labels, value });
+    for (const [, key, escaped] of (labelText ?? "").matchAll(LABEL)) {
+      if (key === undefined || escaped === undefined) throw new Error(`line ${i + 1}: a label without name or value`);
+      labels[key] = escaped.replace(/\\(.)/g, "$1");
+    }
+    const value = raw === "+Inf" ? Number.POSITIVE_INFINITY : raw === "-Inf" ? Number.NEGATIVE_INFINITY : Number(raw);
+    if (Number.isNaN(value) && raw !== "NaN") throw new Error(`line ${i + 1}: value ${raw}`);
+    const family = name.replace(/_(bucket|sum|count|total)$/, "");
+    if (!types.has(name) && !types.has(family)) throw new Error(`line ${i + 1}: ${name} has no # TYPE`);
+    samples.push({ name, labels, value });
   }
   return samples;
 }
