@@ -1,3 +1,4 @@
+import { must } from "@ams/shared/testing";
 import type { Service } from "./load-shapes.ts";
 
 /** What one process cost over a run, from the Prometheus figures it publishes on its metrics port. */
@@ -10,12 +11,21 @@ export type ProcessFigures = {
   rssEarlyMb: number;
   rssEarlyAt: number;
   rssLastMb: number;
+  /**
+   * The V8 heap around the same two marks: the lowest "in use" sample within 5 s of each (what survived the
+   * collections there: a growing figure is retained memory) and the heap V8 had reserved (which grows with the rate
+   * of allocation, up to its young-generation limit, without anything being retained).
+   */
+  heapLowEarlyMb: number;
+  heapLowLastMb: number;
+  heapTotalEarlyMb: number;
+  heapTotalLastMb: number;
   /** Event-loop delay (monitorEventLoopDelay): the worst one-second p99, and the largest single delay. */
   eventLoopP99Ms: number;
   eventLoopMaxMs: number;
 };
 
-type Sample = { at: number; cpu: number; rss: number; p99: number; max: number };
+type Sample = { at: number; cpu: number; rss: number; heapUsed: number; heapTotal: number; p99: number; max: number };
 
 /** One value of a Prometheus text exposition (the first series of that name). */
 function value(text: string, name: string): number {
@@ -31,6 +41,8 @@ async function scrape(service: Service, at: number): Promise<Sample> {
       value(text, "archimate_process_cpu_user_seconds_total") +
       value(text, "archimate_process_cpu_system_seconds_total"),
     rss: value(text, "archimate_process_resident_memory_bytes") / 2 ** 20,
+    heapUsed: value(text, "archimate_nodejs_heap_size_used_bytes") / 2 ** 20,
+    heapTotal: value(text, "archimate_nodejs_heap_size_total_bytes") / 2 ** 20,
     // prom-client resets its event-loop histogram at every scrape: each sample covers the second before it.
     p99: value(text, "archimate_nodejs_eventloop_lag_p99_seconds") * 1000,
     max: value(text, "archimate_nodejs_eventloop_lag_max_seconds") * 1000,
@@ -50,7 +62,7 @@ export async function watchProcesses(services: readonly Service[], seconds: numb
   const tick = setInterval(() => {
     for (const service of services) {
       scrape(service, elapsed()).then(
-        (sample) => samples.get(service.name)!.push(sample),
+        (sample) => must(samples.get(service.name), service.name).push(sample),
         () => {},
       );
     }
@@ -62,13 +74,15 @@ export async function watchProcesses(services: readonly Service[], seconds: numb
       const end = elapsed();
       return Promise.all(
         services.map(async (service) => {
-          const list = samples.get(service.name)!;
+          const list = must(samples.get(service.name), service.name);
           const last = await scrape(service, end);
           const during = [...list.slice(1), last];
           const early = during.reduce((best, s) =>
             Math.abs(s.at - earlyMark) < Math.abs(best.at - earlyMark) ? s : best,
           );
-          const cpuSeconds = last.cpu - list[0]!.cpu;
+          const near = (mark: number) => during.filter((s) => Math.abs(s.at - mark) <= 5);
+          const lowest = (xs: Sample[]) => Math.min(...xs.map((s) => s.heapUsed));
+          const cpuSeconds = last.cpu - must(list[0], "the baseline sample").cpu;
           return {
             name: service.name,
             cpuSeconds,
@@ -76,6 +90,10 @@ export async function watchProcesses(services: readonly Service[], seconds: numb
             rssEarlyMb: early.rss,
             rssEarlyAt: early.at,
             rssLastMb: last.rss,
+            heapLowEarlyMb: lowest(near(early.at)),
+            heapLowLastMb: lowest(near(end)),
+            heapTotalEarlyMb: early.heapTotal,
+            heapTotalLastMb: last.heapTotal,
             eventLoopP99Ms: Math.max(...during.map((s) => s.p99)),
             eventLoopMaxMs: Math.max(...during.map((s) => s.max)),
           };

@@ -66,14 +66,17 @@ export function printLevel(level: LevelResult) {
     console.log(`    failed: ${line}`);
   }
   console.log(
-    `  process${"".padEnd(9)} CPU s   CPU %   RSS early (at s)  RSS last  RSS change  event-loop p99  max (ms)   [load average ${level.loadAverage.toFixed(1)}]`,
+    `  process${"".padEnd(9)} CPU s   CPU %   RSS early (at s)  RSS last  RSS change  heap in use, lowest  heap reserved  event-loop p99  max (ms)   [load average ${level.loadAverage.toFixed(1)}]`,
   );
   for (const p of [...level.processes, level.floorProcess]) {
     console.log(
-      `  ${p.name.padEnd(15)} ${pad(p.cpuSeconds.toFixed(1), 6)} ${pad(p.cpuPercent.toFixed(0), 6)}   ${pad(p.rssEarlyMb.toFixed(0), 6)} MB (${p.rssEarlyAt.toFixed(0)})  ${pad(p.rssLastMb.toFixed(0), 6)} MB  ${pad(rssChange(p), 8)}  ${pad(ms(p.eventLoopP99Ms), 12)}  ${pad(ms(p.eventLoopMaxMs), 8)}`,
+      `  ${p.name.padEnd(15)} ${pad(p.cpuSeconds.toFixed(1), 6)} ${pad(p.cpuPercent.toFixed(0), 6)}   ${pad(p.rssEarlyMb.toFixed(0), 6)} MB (${p.rssEarlyAt.toFixed(0)})  ${pad(p.rssLastMb.toFixed(0), 6)} MB  ${pad(rssChange(p), 8)}  ${pad(heapChange(p.heapLowEarlyMb, p.heapLowLastMb), 19)}  ${pad(heapChange(p.heapTotalEarlyMb, p.heapTotalLastMb), 13)}  ${pad(ms(p.eventLoopP99Ms), 12)}  ${pad(ms(p.eventLoopMaxMs), 8)}`,
     );
   }
 }
+
+/** "early → last MB" of a heap figure. */
+const heapChange = (early: number, last: number) => `${early.toFixed(0)} → ${last.toFixed(0)} MB`;
 
 export const rssChange = (p: ProcessFigures) =>
   `${p.rssLastMb >= p.rssEarlyMb ? "+" : ""}${((100 * (p.rssLastMb - p.rssEarlyMb)) / p.rssEarlyMb).toFixed(1)}%`;
@@ -117,12 +120,14 @@ export function markdown(levels: LevelResult[], targets: { line: string; ok: boo
     );
   }
   out.push("");
-  out.push("| Shape | Conn. | Process | CPU % of a core | RSS early → last (MB) | Event-loop delay p99 / max ms |");
-  out.push("| --- | ---: | --- | ---: | --- | --- |");
+  out.push(
+    "| Shape | Conn. | Process | CPU % of a core | RSS early → last (MB) | Heap in use, lowest, early → last | Heap reserved early → last | Event-loop delay p99 / max ms |",
+  );
+  out.push("| --- | ---: | --- | ---: | --- | --- | --- | --- |");
   for (const level of levels) {
     for (const p of [...level.processes, level.floorProcess]) {
       out.push(
-        `| ${level.shape} | ${level.connections} | ${p.name} | ${p.cpuPercent.toFixed(0)} | ${p.rssEarlyMb.toFixed(0)} (${p.rssEarlyAt.toFixed(0)} s) → ${p.rssLastMb.toFixed(0)} (${rssChange(p)}) | ${ms(p.eventLoopP99Ms)} / ${ms(p.eventLoopMaxMs)} |`,
+        `| ${level.shape} | ${level.connections} | ${p.name} | ${p.cpuPercent.toFixed(0)} | ${p.rssEarlyMb.toFixed(0)} (${p.rssEarlyAt.toFixed(0)} s) → ${p.rssLastMb.toFixed(0)} (${rssChange(p)}) | ${heapChange(p.heapLowEarlyMb, p.heapLowLastMb)} | ${heapChange(p.heapTotalEarlyMb, p.heapTotalLastMb)} | ${ms(p.eventLoopP99Ms)} / ${ms(p.eventLoopMaxMs)} |`,
       );
     }
   }
