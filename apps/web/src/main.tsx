@@ -1,6 +1,6 @@
 import { render } from "preact";
 import { useEffect } from "preact/hooks";
-import { location, navigate, onLinkClick, useLocation } from "./app/router.ts";
+import { location, navigate, onLinkClick, useLocation, withReturn } from "./app/router.ts";
 import { hasTeams, loadSession, session } from "./app/session.ts";
 import { useStore } from "./app/store.ts";
 import { DashboardPage } from "./dashboards/dashboard-page.tsx";
@@ -47,9 +47,9 @@ function Routes() {
     const path = location.get().path;
     if (profile === null && !PUBLIC.has(path)) {
       const here = window.location.pathname + window.location.search;
-      navigate(here === "/" ? "/login" : `/login?from=${encodeURIComponent(here)}`, { replace: true });
+      navigate(withReturn("/login", here), { replace: true });
     } else if (profile?.must_change_password && path !== "/change-password") {
-      navigate("/change-password", { replace: true });
+      navigate(withReturn("/change-password", window.location.pathname + window.location.search), { replace: true });
     } else if (profile && path === "/login") {
       navigate("/", { replace: true });
     }

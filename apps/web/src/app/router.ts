@@ -20,6 +20,22 @@ export function queryParam(name: string): string | null {
   return new URLSearchParams(location.get().search).get(name);
 }
 
+/**
+ * Where to go once signed in (or past a forced password change): the `from` parameter when it is a path of this
+ * site, "/" otherwise. Never another origin: no scheme, no `//host`, and no backslash (browsers read `/\host` as
+ * `//host`); never back to the sign-in page.
+ */
+export function returnPath(): string {
+  const from = queryParam("from");
+  if (!from?.startsWith("/") || from.startsWith("//") || from.includes("\\")) return "/";
+  return from.startsWith("/login") || from.startsWith("/change-password") ? "/" : from;
+}
+
+/** `path` with the return path carried along, for a detour (sign-in, a forced password change) that comes back. */
+export function withReturn(path: string, here: string): string {
+  return here === "/" ? path : `${path}?from=${encodeURIComponent(here)}`;
+}
+
 /** Same-app links: plain anchors (keyboard, middle click, copy link) that navigate without reloading. */
 export function onLinkClick(e: MouseEvent): void {
   const a = (e.currentTarget as HTMLAnchorElement | null) ?? null;

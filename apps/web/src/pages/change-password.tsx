@@ -1,7 +1,7 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@ams/shared";
 import { useState } from "preact/hooks";
 import { ApiError, api, describeError } from "../api/client.ts";
-import { navigate, onLinkClick } from "../app/router.ts";
+import { navigate, onLinkClick, returnPath } from "../app/router.ts";
 import { authOptions, refreshProfile, session } from "../app/session.ts";
 import { useStore } from "../app/store.ts";
 import { FormError } from "../ui/form.tsx";
@@ -28,9 +28,10 @@ export function ChangePasswordPage() {
   const [busy, setBusy] = useState(false);
   const forced = profile?.must_change_password ?? false;
 
+  // Back to the page the change interrupted (an MCP client's consent page keeps its pending request), else home.
   const done = async () => {
     await refreshProfile();
-    navigate("/", { replace: true });
+    navigate(returnPath(), { replace: true });
   };
   const submit = async (e: Event) => {
     e.preventDefault();

@@ -1,15 +1,9 @@
 import { useState } from "preact/hooks";
 import { api, describeError } from "../api/client.ts";
-import { navigate, queryParam } from "../app/router.ts";
+import { navigate, queryParam, returnPath, withReturn } from "../app/router.ts";
 import { authOptions, loadSession, session } from "../app/session.ts";
 import { useStore } from "../app/store.ts";
 import { FormError } from "../ui/form.tsx";
-
-/** Only same-site paths are followed after sign-in (never another origin). */
-function safeFrom(): string {
-  const from = queryParam("from");
-  return from?.startsWith("/") && !from.startsWith("//") && !from.startsWith("/login") ? from : "/";
-}
 
 export function LoginPage() {
   const { messages } = useStore(session);
@@ -35,7 +29,10 @@ export function LoginPage() {
         password,
       });
       const profile = await loadSession();
-      navigate(profile?.must_change_password ? "/change-password" : safeFrom(), { replace: true });
+      // A forced password change comes first, and then the page that was asked for (an MCP client's consent, say).
+      navigate(profile?.must_change_password ? withReturn("/change-password", returnPath()) : returnPath(), {
+        replace: true,
+      });
     } catch (err) {
       setError(describeError(err));
       setBusy(false);
@@ -49,7 +46,7 @@ export function LoginPage() {
     try {
       const { url } = await api.post<{ url: string }>("/auth/sign-in/social", {
         provider: "keycloak",
-        callbackURL: safeFrom(),
+        callbackURL: returnPath(),
         errorCallbackURL: "/login",
       });
       window.location.assign(url);
@@ -100,7 +97,7 @@ export function LoginPage() {
             Sign in with your organization's account (SSO)
           </button>
         ) : options.sso ? (
-          <a class="button wide" href={`/api/auth/login?from=${encodeURIComponent(safeFrom())}`}>
+          <a class="button wide" href={`/api/auth/login?from=${encodeURIComponent(returnPath())}`}>
             Sign in with your organization's account (SSO)
           </a>
         ) : null}
