@@ -216,3 +216,90 @@ describe("password change in the session profile", () => {
     await again.context.close();
   }, 120_000);
 });
+
+describe("sessions on the settings page (session profile)", () => {
+  test("two browsers signed in as one user: the first lists both, revokes the second, which is signed out at its next request", async () => {
+    const first = await signInAs("user", "user-dev-password");
+    const second = await signInAs("user", "user-dev-password");
+    first.page.setDefaultTimeout(20_000);
+    second.page.setDefaultTimeout(20_000);
+    const secondId = await second.page.evaluate(async () => {
+      const res = await fetch("/auth/sessions");
+      const body = (await res.json()) as { sessions: { id: string; current: boolean }[] };
+      return body.sessions.find((s) => s.current)?.id;
+    });
+    expect(secondId).toBeTruthy();
+
+    const page = first.page;
+    await page.getByRole("button", { name: /Demo Viewer/ }).click();
+    await page.getByRole("link", { name: "Settings and API tokens" }).click();
+    await page.getByRole("heading", { name: "Sessions", level: 2 }).waitFor();
+    const table = page.getByRole("table", { name: "Sessions" });
+    await table.locator(`tr[data-session="${secondId}"]`).waitFor();
+    // This browser is marked and offers Sign out, never Revoke; the other browser is named and revocable.
+    const current = table.locator('tr[data-current="true"]');
+    expect(await current.count()).toBe(1);
+    expect(await current.getAttribute("data-session")).not.toBe(secondId);
+    expect(await current.textContent()).toContain("This browser");
+    expect(await current.getByRole("button", { name: "Sign out" }).count()).toBe(1);
+    expect(await current.getByRole("button", { name: /Revoke/ }).count()).toBe(0);
+    const other = table.locator(`tr[data-session="${secondId}"]`);
+    expect(await other.textContent()).toContain("Chrome on Linux");
+    expect(await other.textContent()).not.toContain("This browser");
+    expect(await other.locator("td").nth(1).textContent()).toBe("127.0.0.1");
+    expect(await seriousViolations(page), "settings page with sessions").toEqual([]);
+    await screenshot(page, "session-settings-sessions");
+
+    // Revoking asks first; Cancel keeps the session.
+    await other.getByRole("button", { name: /^Revoke the session on Chrome on Linux/ }).click();
+    let dialog = page.getByRole("dialog", { name: "Revoke session" });
+    await dialog.getByText("that device is signed out at its next request. This browser stays signed in.").waitFor();
+    expect(await seriousViolations(page), "revoke session dialog").toEqual([]);
+    await screenshot(page, "session-settings-revoke-dialog");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(await other.count()).toBe(1);
+    await other.getByRole("button", { name: /^Revoke the session/ }).click();
+    dialog = page.getByRole("dialog", { name: "Revoke session" });
+    const revoked = page.waitForResponse((r) => r.url().endsWith(`/auth/sessions/${secondId}`));
+    await dialog.getByRole("button", { name: "Revoke session" }).click();
+    expect((await revoked).status()).toBe(204);
+    await other.waitFor({ state: "detached" });
+    await page.getByText("The session on Chrome on Linux was revoked; that device is signed out.").waitFor();
+
+    // The second browser's next request finds its session gone: it is sent to the sign-in page, its cookie useless.
+    await second.page.getByRole("button", { name: /Demo Viewer/ }).click();
+    await second.page.getByRole("link", { name: "Settings and API tokens" }).click();
+    await second.page.waitForURL((url) => url.pathname === "/login");
+    expect(new URL(second.page.url()).searchParams.get("from")).toBe("/settings");
+    expect(await second.page.evaluate(async () => (await fetch("/api/me")).status)).toBe(401);
+    // The first browser is still signed in.
+    expect(await page.evaluate(async () => (await fetch("/api/me")).status)).toBe(200);
+
+    // Sign out from the sessions list ends this browser's session too.
+    const signedOut = page.waitForResponse((r) => r.url().endsWith("/auth/sign-out"));
+    await table.locator('tr[data-current="true"]').getByRole("button", { name: "Sign out" }).click();
+    expect((await signedOut).status()).toBe(200);
+    await page.waitForURL((url) => url.pathname === "/login");
+    expect(await page.evaluate(async () => (await fetch("/api/me")).status)).toBe(401);
+    await first.context.close();
+    await second.context.close();
+  }, 180_000);
+
+  test("a failed session listing is said in words", async () => {
+    const { context, page } = await signInAs("user", "user-dev-password");
+    await page.route("**/auth/sessions", (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: "application/problem+json",
+        body: JSON.stringify({ title: "Unavailable", detail: "The session store is not reachable." }),
+      }),
+    );
+    await page.getByRole("button", { name: /Demo Viewer/ }).click();
+    await page.getByRole("link", { name: "Settings and API tokens" }).click();
+    await page
+      .getByRole("alert")
+      .getByText("Your sessions could not be listed: The session store is not reachable.")
+      .waitFor({ timeout: 20_000 });
+    await context.close();
+  }, 120_000);
+});

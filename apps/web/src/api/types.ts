@@ -75,6 +75,7 @@ type ControlTokens = typeof import("@ams/control/verbs/tokens.ts");
 type ControlOrganizations = typeof import("@ams/control/verbs/organizations.ts");
 type ControlPlatform = typeof import("@ams/control/verbs/platform.ts");
 type ControlTeams = typeof import("@ams/control/verbs/teams.ts");
+type ControlSessions = typeof import("@ams/control/verbs/sessions.ts");
 
 export type Member = Out<ControlMembers["listMembers"]>[number];
 /** A team of the session profile: its members' user ids and the workspaces assigned to it. */
@@ -85,6 +86,10 @@ export type IssuedInvitation = Out<ControlInvitations["createInvitation"]>;
 export type InvitationPreview = Out<ControlInvitations["previewInvitation"]>;
 export type AcceptedInvitation = Out<ControlInvitations["acceptInvitation"]>;
 export type ApiToken = Out<ControlTokens["listApiTokens"]>[number];
+/** GET /auth/sessions (session profile): one of the signed-in user's sessions, this browser's marked `current`. */
+export type UserSession = Out<ControlSessions["listSessions"]>["sessions"][number];
+/** GET /auth/providers (session profile): an OAuth/OIDC provider the sign-in page offers. */
+export type SignInProvider = ReturnType<ControlSessions["listSignInProviders"]>["providers"][number];
 export type CreatedApiToken = Out<ControlTokens["createApiToken"]>;
 export type Organization = Out<ControlOrganizations["renameOrganization"]>;
 export type PlatformOrganization = Out<ControlPlatform["listAllOrganizations"]>[number];

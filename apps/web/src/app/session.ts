@@ -59,7 +59,13 @@ export async function signOut(): Promise<void> {
   // profile better-auth's sign-out deletes the session and clears its cookie.
   const out =
     authOptions.get().profile === "session"
-      ? fetch("/auth/sign-out", { method: "POST", credentials: "same-origin" })
+      ? // better-auth refuses a POST without a JSON body (415), which would leave the session alive.
+        fetch("/auth/sign-out", {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        })
       : fetch("/api/auth/logout", { credentials: "same-origin", redirect: "manual" });
   await out.catch(() => undefined);
   session.set((s) => ({ ...s, profile: null }));

@@ -1,12 +1,14 @@
 import { onLinkClick } from "../app/router.ts";
-import { session } from "../app/session.ts";
+import { authOptions, session } from "../app/session.ts";
 import { Shell } from "../app/shell.tsx";
 import { useStore } from "../app/store.ts";
 import { ApiTokens } from "./api-tokens.tsx";
+import { Sessions } from "./sessions.tsx";
 
-/** Personal settings: the account, its password and the personal API tokens. */
+/** Personal settings: the account, its password, its sessions (session profile) and the personal API tokens. */
 export function SettingsPage() {
   const { profile } = useStore(session);
+  const options = useStore(authOptions);
   if (!profile) return null;
   return (
     <Shell>
@@ -25,7 +27,8 @@ export function SettingsPage() {
               {profile.email && !profile.email_verified ? " (not verified)" : ""}
             </dd>
           </dl>
-          {profile.auth_provider === "local" ? (
+          {/* The session profile's accounts ("session") change their password through better-auth, like local ones. */}
+          {profile.auth_provider !== "oidc" ? (
             <p>
               <a href="/change-password" onClick={onLinkClick}>
                 Change password
@@ -35,6 +38,7 @@ export function SettingsPage() {
             <p class="muted">Your password is managed by your identity provider.</p>
           )}
         </section>
+        {options.profile === "session" ? <Sessions /> : null}
         <ApiTokens />
       </main>
     </Shell>
