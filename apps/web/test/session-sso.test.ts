@@ -53,9 +53,14 @@ describe("sign-in with the identity provider (session profile)", () => {
   test("the SSO button leads to the realm's form and back signed in, with the httpOnly session cookie", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
+    const listed = page.waitForResponse((r) => r.url().endsWith("/auth/providers"));
     await page.goto(`${server.base}/login`);
-    const sso = page.getByRole("button", { name: "Sign in with your organization's account (SSO)" });
+    // The button is the provider GET /auth/providers names, called by its name.
+    const providers = (await (await listed).json()) as { providers: { id: string; name: string }[] };
+    expect(providers.providers).toEqual([{ id: "keycloak", name: "Keycloak", sign_in_url: "/auth/sign-in/social" }]);
+    const sso = page.getByRole("button", { name: "Sign in with Keycloak" });
     await sso.waitFor();
+    expect(await page.getByRole("button", { name: /^Sign in with / }).count()).toBe(1);
     expect(await seriousViolations(page), "sign-in page with SSO").toEqual([]);
     await screenshot(page, "session-sso-login");
     const started = page.waitForResponse((r) => r.url().endsWith("/auth/sign-in/social"));
@@ -74,6 +79,43 @@ describe("sign-in with the identity provider (session profile)", () => {
     const me = await page.evaluate(async () => (await fetch("/api/me")).json());
     expect(me).toMatchObject({ username: "wendy", email: "wendy@acme.test", auth_provider: "session" });
     await screenshot(page, "session-sso-signed-in");
+    await context.close();
+  }, 120_000);
+
+  test("one button per provider the server lists, named after it; a button starts that provider's sign-in", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    // A server offering two providers (this one configures one): the page shows what the list says, nothing else.
+    await page.route("**/auth/providers", (route) =>
+      route.fulfill({
+        contentType: "application/json",
+        body: JSON.stringify({
+          providers: [
+            { id: "keycloak", name: "Acme Staff Login", sign_in_url: "/auth/sign-in/social" },
+            { id: "partners", name: "Partner Portal", sign_in_url: "/auth/sign-in/social" },
+          ],
+        }),
+      }),
+    );
+    await page.goto(`${server.base}/login`);
+    await page.getByRole("button", { name: "Sign in with Acme Staff Login" }).waitFor();
+    const named = await page
+      .getByRole("button", { name: /^Sign in with / })
+      .evaluateAll((bs) => bs.map((b) => b.textContent));
+    expect(named).toEqual(["Sign in with Acme Staff Login", "Sign in with Partner Portal"]);
+    expect(await page.getByText("Keycloak").count()).toBe(0);
+    expect(await seriousViolations(page), "sign-in page with two providers").toEqual([]);
+    await screenshot(page, "session-sso-login-two-providers");
+    // The button posts its provider's id to its sign_in_url; the real server knows only keycloak and says so.
+    const started = page.waitForRequest((r) => r.url().endsWith("/auth/sign-in/social"));
+    await page.getByRole("button", { name: "Sign in with Partner Portal" }).click();
+    expect((await started).postDataJSON()).toMatchObject({ provider: "partners", errorCallbackURL: "/login" });
+    await page
+      .getByRole("alert")
+      .getByText("Sign-in with Partner Portal could not start: Provider not found")
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe("/login");
+    await screenshot(page, "session-sso-unknown-provider");
     await context.close();
   }, 120_000);
 

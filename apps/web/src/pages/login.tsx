@@ -1,5 +1,6 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api/client.ts";
+import type { SignInProvider } from "../api/types.ts";
 import { navigate, queryParam, returnPath, withReturn } from "../app/router.ts";
 import { authOptions, loadSession, session } from "../app/session.ts";
 import { useStore } from "../app/store.ts";
@@ -17,6 +18,19 @@ export function LoginPage() {
       : null,
   );
   const [busy, setBusy] = useState(false);
+  // The session profile's providers (GET /auth/providers): one button each, named after the provider.
+  const [providers, setProviders] = useState<SignInProvider[]>([]);
+  useEffect(() => {
+    if (options.profile !== "session") return setProviders([]);
+    let current = true;
+    api
+      .get<{ providers: SignInProvider[] }>("/auth/providers")
+      .then((r) => current && setProviders(r.providers))
+      .catch((err) => current && setError(`The sign-in providers could not be listed: ${describeError(err)}`));
+    return () => {
+      current = false;
+    };
+  }, [options.profile]);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -39,19 +53,20 @@ export function LoginPage() {
     }
   };
 
-  // The session profile's SSO is better-auth's generic OAuth sign-in: it answers where to send the browser.
-  const ssoSession = async () => {
+  // A provider sign-in of the session profile is better-auth's generic OAuth sign-in at the provider's sign_in_url:
+  // it answers where to send the browser.
+  const ssoSession = async (provider: SignInProvider) => {
     setBusy(true);
     setError(null);
     try {
-      const { url } = await api.post<{ url: string }>("/auth/sign-in/social", {
-        provider: "keycloak",
+      const { url } = await api.post<{ url: string }>(provider.sign_in_url, {
+        provider: provider.id,
         callbackURL: returnPath(),
         errorCallbackURL: "/login",
       });
       window.location.assign(url);
     } catch (err) {
-      setError(describeError(err));
+      setError(`Sign-in with ${provider.name} could not start: ${describeError(err)}`);
       setBusy(false);
     }
   };
@@ -92,10 +107,12 @@ export function LoginPage() {
         <button type="submit" class="primary wide" disabled={busy}>
           {busy ? "Signing in…" : "Sign in"}
         </button>
-        {options.sso && options.profile === "session" ? (
-          <button type="button" class="wide" onClick={ssoSession} disabled={busy}>
-            Sign in with your organization's account (SSO)
-          </button>
+        {options.profile === "session" ? (
+          providers.map((p) => (
+            <button key={p.id} type="button" class="wide" onClick={() => ssoSession(p)} disabled={busy}>
+              Sign in with {p.name}
+            </button>
+          ))
         ) : options.sso ? (
           <a class="button wide" href={`/api/auth/login?from=${encodeURIComponent(returnPath())}`}>
             Sign in with your organization's account (SSO)
