@@ -238,7 +238,22 @@ describe("the SDK client's OAuth dance", () => {
     const list = await archi.call("GET", "/api/settings/api-tokens");
     const grants = list.body.filter((t: { name: string }) => t.name === "MCP: Claude <Desktop> & Co");
     expect(grants).toHaveLength(1);
-    expect(grants[0]).toMatchObject({ workspace_id: workspaceId, organization_id: organizationId });
+    expect(grants[0]).toMatchObject({
+      workspace_id: workspaceId,
+      organization_id: organizationId,
+      oauth_grant: { client_name: "Claude <Desktop> & Co" },
+    });
+    expect(Date.parse(grants[0].oauth_grant.renewable_until)).toBeGreaterThan(Date.now() + 59 * 86_400_000);
+    // A token made on the tokens page is not an OAuth grant, whatever its name.
+    const plain = await archi.call("POST", "/api/settings/api-tokens", {
+      name: "MCP: Claude <Desktop> & Co",
+      organization_id: organizationId,
+    });
+    expect(plain.status).toBe(201);
+    expect(plain.body.oauth_grant).toBeNull();
+    const relisted = await archi.call("GET", "/api/settings/api-tokens");
+    expect(relisted.body.find((t: { id: string }) => t.id === plain.body.id).oauth_grant).toBeNull();
+    expect((await archi.call("DELETE", `/api/settings/api-tokens/${plain.body.id}`)).status).toBe(204);
     expect((await archi.call("DELETE", `/api/settings/api-tokens/${grants[0].id}`)).status).toBe(204);
     expect(await mcpStatus(provider.saved!.access_token)).toBe(401);
     const refresh = await token({
@@ -421,6 +436,12 @@ describe("refresh tokens", () => {
       sql`update api_tokens set expires_at = now() - interval '1 second' where name = 'MCP: Renewing client'`,
     );
     expect(await mcpStatus(first.access_token)).toBe(401);
+    // Its hour over, the grant is still a connected assistant: the access token lapsed, the grant did not.
+    const lapsed = (await archi.call("GET", "/api/settings/api-tokens")).body.find(
+      (t: { name: string }) => t.name === "MCP: Renewing client",
+    );
+    expect(lapsed).toMatchObject({ expired: true, oauth_grant: { client_name: "Renewing client" } });
+    expect(lapsed.oauth_grant.renewable_until).not.toBeNull();
     provider.opened = undefined;
     const { client } = await connect(provider);
     expect((await client.listTools()).tools.length).toBeGreaterThan(37);
@@ -433,7 +454,21 @@ describe("refresh tokens", () => {
     const rows = list.body.filter((t: { name: string }) => t.name === "MCP: Renewing client");
     expect(rows).toHaveLength(1);
     expect(rows[0].expired).toBe(false);
+    // The renewal is when the grant was last renewed.
+    expect(Date.parse(rows[0].oauth_grant.renewed_at)).toBeGreaterThan(Date.parse(lapsed.oauth_grant.renewed_at));
     await client.close();
+  });
+
+  test("a grant whose refresh token lapsed (60 days unused) can no longer renew itself, and says so", async () => {
+    const { archi } = await granted("Forgotten client");
+    await stack.database.rows(
+      sql`update oauth_refresh_tokens set expires_at = now() - interval '1 second'
+          where api_token_id = (select id from api_tokens where name = 'MCP: Forgotten client')`,
+    );
+    const listed = (await archi.call("GET", "/api/settings/api-tokens")).body.find(
+      (t: { name: string }) => t.name === "MCP: Forgotten client",
+    );
+    expect(listed.oauth_grant).toMatchObject({ client_name: "Forgotten client", renewable_until: null });
   });
 
   test("rotation: each refresh token works once; presenting a used one revokes the whole grant", async () => {
@@ -551,6 +586,29 @@ describe("in Chromium: the browser UI's consent page", () => {
       await new StreamableHTTPClientTransport(new URL(`${stack.base}/mcp/`), { authProvider: allowed }).finishAuth(
         code,
       );
+
+      // The tokens page: the grant is a connected assistant that renews itself, also once its hour is over.
+      await stack.database.rows(
+        sql`update api_tokens set expires_at = now() - interval '1 second' where name = 'MCP: Chromium client'`,
+      );
+      await page.goto(`${stack.base}/settings`);
+      const row = page.getByRole("table", { name: "API tokens" }).getByRole("row", { name: /MCP: Chromium client/ });
+      await row.waitFor();
+      const expires = row.locator('td[data-column="expires"]');
+      expect(await expires.textContent()).toMatch(
+        /^Connected assistant — renews itselfLast renewed .+; renews until .+ if unused$/,
+      );
+      expect(await expires.textContent()).not.toContain("expired");
+      // The sessions list belongs to the session profile; this server runs the local one.
+      expect(await page.getByRole("heading", { name: "Sessions" }).count()).toBe(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, "mcp-oauth-grant-on-tokens-page");
+      await row.getByRole("button", { name: "Revoke MCP: Chromium client" }).click();
+      await page
+        .getByRole("dialog", { name: "Revoke API token" })
+        .getByText("The assistant 'Chromium client' loses access at once and cannot renew it")
+        .waitFor();
+      await page.getByRole("dialog", { name: "Revoke API token" }).getByRole("button", { name: "Cancel" }).click();
 
       // Signed in already: straight to the consent page; Deny.
       await page.goto(denied.opened!.toString());

@@ -86,6 +86,8 @@ export type IssuedInvitation = Out<ControlInvitations["createInvitation"]>;
 export type InvitationPreview = Out<ControlInvitations["previewInvitation"]>;
 export type AcceptedInvitation = Out<ControlInvitations["acceptInvitation"]>;
 export type ApiToken = Out<ControlTokens["listApiTokens"]>[number];
+/** The OAuth grant of an MCP client that holds the token (null for a token made on the tokens page). */
+export type OAuthGrant = NonNullable<ApiToken["oauth_grant"]>;
 /** GET /auth/sessions (session profile): one of the signed-in user's sessions, this browser's marked `current`. */
 export type UserSession = Out<ControlSessions["listSessions"]>["sessions"][number];
 /** GET /auth/providers (session profile): an OAuth/OIDC provider the sign-in page offers. */

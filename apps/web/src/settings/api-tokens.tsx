@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api/client.ts";
-import type { ApiToken, CreatedApiToken, Workspace } from "../api/types.ts";
+import type { ApiToken, CreatedApiToken, OAuthGrant, Workspace } from "../api/types.ts";
 import { session } from "../app/session.ts";
 import { useStore } from "../app/store.ts";
 import { CopyBlock, formatDate } from "../ui/copy.tsx";
@@ -150,6 +150,33 @@ function CreatedTokenDialog(props: { token: CreatedApiToken; onClose: () => void
   );
 }
 
+/**
+ * An MCP client's OAuth grant: its access token lasts an hour and lapses often, but the client renews it with its
+ * refresh token without the user, so it is shown as connected (with its last renewal) rather than expired — until no
+ * refresh token is left (unused for 60 days), when the assistant must be allowed again.
+ */
+function GrantStatus(props: { grant: OAuthGrant }) {
+  const { grant } = props;
+  if (!grant.renewable_until) {
+    return (
+      <>
+        expired
+        <br />
+        <span class="muted small">The assistant must be connected again (unused too long).</span>
+      </>
+    );
+  }
+  return (
+    <>
+      Connected assistant — renews itself
+      <br />
+      <span class="muted small">
+        Last renewed {formatDate(grant.renewed_at)}; renews until {formatDate(grant.renewable_until)} if unused
+      </span>
+    </>
+  );
+}
+
 export function ApiTokens() {
   const { profile } = useStore(session);
   const [list, setList] = useState<ApiToken[] | null>(null);
@@ -231,7 +258,17 @@ export function ApiTokens() {
                   {t.workspace_id ? " (one workspace)" : ""}
                 </td>
                 <td>{formatDate(t.created_at)}</td>
-                <td>{t.expired ? "expired" : t.expires_at ? formatDate(t.expires_at) : "never"}</td>
+                <td data-column="expires">
+                  {t.oauth_grant ? (
+                    <GrantStatus grant={t.oauth_grant} />
+                  ) : t.expired ? (
+                    "expired"
+                  ) : t.expires_at ? (
+                    formatDate(t.expires_at)
+                  ) : (
+                    "never"
+                  )}
+                </td>
                 <td>
                   <button type="button" class="danger" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
                     Revoke
@@ -258,7 +295,16 @@ export function ApiTokens() {
           title="Revoke API token"
           danger
           confirmLabel="Revoke"
-          message={<p>Scripts and MCP clients using '{revoking.name}' stop working at once.</p>}
+          message={
+            revoking.oauth_grant ? (
+              <p>
+                The assistant '{revoking.oauth_grant.client_name}' loses access at once and cannot renew it; to use it
+                again you allow it again.
+              </p>
+            ) : (
+              <p>Scripts and MCP clients using '{revoking.name}' stop working at once.</p>
+            )
+          }
           onAnswer={(yes) => {
             const t = revoking;
             setRevoking(null);

@@ -1,20 +1,63 @@
-import { apiTokens, workspaces } from "@ams/db";
+import { apiTokens, oauthClients, oauthRefreshTokens, workspaces } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import { generateApiToken } from "../auth/api-token-format.ts";
 import { isUuid } from "../gateway/resolve.ts";
-import { type ApiToken, type CreateApiTokenInput, type CreatedApiToken, toApiToken } from "../tokens/schemas.ts";
+import {
+  type ApiToken,
+  type CreateApiTokenInput,
+  type CreatedApiToken,
+  type OAuthGrant,
+  toApiToken,
+} from "../tokens/schemas.ts";
 import type { MemberContext, SignedInContext } from "./context.ts";
 
-/** The caller's own personal API tokens that are not revoked, newest first (never the secret). */
+/**
+ * The caller's own personal API tokens that are not revoked, newest first (never the secret). A token an MCP client
+ * holds through OAuth says so, with its client, its last renewal and until when it can renew itself: its hourly
+ * access token lapsing does not end the grant.
+ */
 export async function listApiTokens({ ctx }: { ctx: SignedInContext }): Promise<ApiToken[]> {
   const rows = await ctx.database.db
     .select()
     .from(apiTokens)
     .where(and(eq(apiTokens.userId, ctx.principal.userId), isNull(apiTokens.revokedAt)))
     .orderBy(desc(apiTokens.createdAt));
+  const grants = await oauthGrantsOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
   const now = ctx.clock();
-  return rows.map((r) => toApiToken(r, now));
+  return rows.map((r) => toApiToken(r, now, grants.get(r.id) ?? null));
+}
+
+/** The OAuth grants among these (the caller's) tokens: every token, grant time and renewal issues a refresh token. */
+async function oauthGrantsOf(ctx: SignedInContext, tokenIds: string[]): Promise<Map<string, OAuthGrant>> {
+  if (tokenIds.length === 0) return new Map();
+  const rows = await ctx.database.db
+    .select({
+      apiTokenId: oauthRefreshTokens.apiTokenId,
+      clientName: oauthClients.clientName,
+      renewedAt: max(oauthRefreshTokens.createdAt),
+      renewableUntil: sql<
+        Date | string | null
+      >`max(${oauthRefreshTokens.expiresAt}) filter (where ${oauthRefreshTokens.usedAt} is null and ${oauthRefreshTokens.expiresAt} > ${ctx.clock().toISOString()}::timestamptz)`,
+    })
+    .from(oauthRefreshTokens)
+    .innerJoin(oauthClients, eq(oauthClients.clientId, oauthRefreshTokens.clientId))
+    .where(inArray(oauthRefreshTokens.apiTokenId, tokenIds))
+    .groupBy(oauthRefreshTokens.apiTokenId, oauthClients.clientName);
+  const iso = (d: Date | string | number) => new Date(d).toISOString();
+  return new Map(
+    rows.map((r) => [
+      r.apiTokenId,
+      {
+        client_name: r.clientName,
+        renewed_at: iso(r.renewedAt ?? 0),
+        renewable_until: r.renewableUntil === null ? null : iso(r.renewableUntil),
+      },
+    ]),
+  );
 }
 
 /**
