@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { corpusDir } from "../../../scripts/test-preflight.ts";
 import { seriousViolations } from "./support/axe.ts";
 import { launchChromium, screenshot, signIn } from "./support/browser.ts";
+import { canvasPoint, dragMouse } from "./support/canvas.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 import { PASSWORDS, signedIn } from "./support/users.ts";
 
@@ -72,22 +73,6 @@ async function warningsOf(page: Page, file: string): Promise<Warning[]> {
   return created.import.warnings;
 }
 
-/** The screen position of a world point, from the editor's current pan and zoom (read from the drawing). */
-async function screenPoint(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const box = (await page.locator("svg.canvas").boundingBox())!;
-  const transform = (await page.locator("svg.canvas > g").first().getAttribute("transform"))!;
-  const [, px, py, z] = /translate\(([-\d.]+) ([-\d.]+)\) scale\(([-\d.]+)\)/.exec(transform)!.map(Number) as number[];
-  return { x: box.x + px! + x * z!, y: box.y + py! + y * z! };
-}
-
-async function dragMouse(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  for (let i = 1; i <= 8; i++)
-    await page.mouse.move(from.x + ((to.x - from.x) * i) / 8, from.y + ((to.y - from.y) * i) / 8);
-  await page.mouse.up();
-}
-
 const nodeOf = (name: string, page: Page) => page.locator(`svg.canvas g[data-node-id][data-label^="${name},"]`);
 
 async function clickNode(page: Page, name: string) {
@@ -146,7 +131,7 @@ describe("canvas commands on a drawn view", () => {
   test("a rubber band selects the nodes it encloses; align top and distribute horizontally move them", async () => {
     const canvas = (await page.locator("svg.canvas").boundingBox())!;
     // From the empty corner of the canvas to below-right of the three upper nodes; Ledger (y 400) stays outside.
-    const end = await screenPoint(page, 720, 260);
+    const end = await canvasPoint(page, 720, 260);
     await dragMouse(page, { x: canvas.x + 8, y: canvas.y + 8 }, end);
     expect(await outlines(page)).toBe(3);
     expect(await page.locator("#align-select").isEnabled()).toBe(true);

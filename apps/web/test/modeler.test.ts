@@ -5,6 +5,7 @@ import { allowedRelationships, RELATIONSHIP_TYPES } from "@ams/shared";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchChromium, screenshot, signIn } from "./support/browser.ts";
+import { canvasPoint, dragMouse } from "./support/canvas.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 /**
@@ -65,22 +66,6 @@ const rest = async <T>(page: Page, path: string): Promise<T> => {
   expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
   return (await res.json()) as T;
 };
-
-/** The canvas position of a world point, given the editor's current pan and zoom (read from the drawing). */
-async function canvasPoint(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const box = (await page.locator("svg.canvas").boundingBox())!;
-  const transform = (await page.locator("svg.canvas > g").first().getAttribute("transform"))!;
-  const [, px, py, z] = /translate\(([-\d.]+) ([-\d.]+)\) scale\(([-\d.]+)\)/.exec(transform)!.map(Number) as number[];
-  return { x: box.x + px! + x * z!, y: box.y + py! + y * z! };
-}
-
-async function dragMouse(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  for (let i = 1; i <= 8; i++)
-    await page.mouse.move(from.x + ((to.x - from.x) * i) / 8, from.y + ((to.y - from.y) * i) / 8);
-  await page.mouse.up();
-}
 
 async function nodeCenter(page: Page, name: string) {
   const box = (await page.locator(`svg.canvas g[data-node-id][data-label^="${name},"]`).first().boundingBox())!;
