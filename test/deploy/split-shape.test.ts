@@ -9,6 +9,7 @@ import { testServerUrl } from "@ams/db/testing";
 import { must } from "@ams/shared/testing";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ensureWebBuild } from "../../apps/web/build.ts";
 import { startTestNeo4j, type TestNeo4j } from "../../packages/graph/test/support/neo4j.ts";
 import { createLocalUser } from "../../services/control/src/auth/create-user.ts";
 import { named, render, setArgs } from "./render.ts";
@@ -61,6 +62,8 @@ const health = async (name: string) => {
 };
 
 beforeAll(async () => {
+  // The image carries the built browser UI; from a checkout, control serves apps/web/dist as `./pnpm start` builds it.
+  await ensureWebBuild();
   await admin.unsafe(`create database "${dbName}"`);
   natsDir = mkdtempSync(join(tmpdir(), "ams-split-nats-"));
   dataDir = mkdtempSync(join(tmpdir(), "ams-split-data-"));
@@ -185,6 +188,26 @@ describe("the split shape started from the chart's environment", () => {
     const { body } = await health("control");
     expect(body).toEqual({ status: "degraded", checks: { database: "up", queue: "down", graph: "down" } });
   }, 120_000);
+
+  test("control serves the browser UI at / under its CSP, with cached assets; tenant and mcp serve none of it", async () => {
+    const page = await fetch(url("control", "/"));
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self'/);
+    expect(page.headers.get("cache-control")).toMatch(/no-cache|no-store/);
+    const html = await page.text();
+    const script = must(/<script[^>]+src="([^"]+)"/.exec(html)?.[1], "the page's script");
+    const asset = await fetch(url("control", script));
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await asset.text()).length).toBeGreaterThan(10_000);
+    // A deep link of the app (the modeler) is the same page; an unknown API path is not.
+    expect((await fetch(url("control", "/workspaces/some-id"))).headers.get("content-type")).toMatch(/^text\/html/);
+    expect((await fetch(url("control", "/api/no-such-route"))).headers.get("content-type")).not.toMatch(/^text\/html/);
+    for (const name of ["tenant", "mcp"]) {
+      expect((await fetch(url(name, "/"))).headers.get("content-type") ?? "", name).not.toMatch(/^text\/html/);
+    }
+  });
 
   test("sign-in, an organization, an import, the export and MCP work without Neo4j and NATS", async () => {
     session.cookie = await signIn("admin", adminPassword);
