@@ -2,8 +2,15 @@ import type { Database } from "@ams/db";
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 
-/** Documentation longer than this is cut in list answers (the get_* tools and REST reads give all of it). */
+/**
+ * Documentation, and each property value, longer than this is cut in list answers (the get_* tools and REST reads
+ * give all of it).
+ */
 export const LIST_DOCUMENTATION_CAP = 1000;
+
+/** A text cut at LIST_DOCUMENTATION_CAP characters, ending with an ellipsis; null when it fits. */
+const cutText = (text: string) =>
+  text.length > LIST_DOCUMENTATION_CAP ? `${text.slice(0, LIST_DOCUMENTATION_CAP)}…` : null;
 
 /**
  * The fields a list answer may be limited to, and whether each item's documentation is cut. `summary` keeps the
@@ -25,9 +32,12 @@ export const ListShape = <F extends readonly [string, ...string[]]>(fields: F, s
 
 /**
  * Items limited to the asked fields (id always kept); documentation over LIST_DOCUMENTATION_CAP characters is cut
- * and the item says so with `documentation_truncated: true`.
+ * and the item says so with `documentation_truncated: true`, and so is each property value (a value may hold
+ * 100,000 characters), said with `properties_truncated: true`.
  */
-export function shapeItems<T extends { id: string; documentation?: string | null }>(
+export function shapeItems<
+  T extends { id: string; documentation?: string | null; properties?: Record<string, string | number | boolean> },
+>(
   items: readonly T[],
   opts: { fields?: readonly string[]; summary?: boolean; summaryFields: readonly string[] },
 ): Record<string, unknown>[] {
@@ -38,10 +48,17 @@ export function shapeItems<T extends { id: string; documentation?: string | null
       if (keep && key !== "id" && !keep.includes(key)) continue;
       out[key] = value;
     }
-    const doc = out.documentation;
-    if (typeof doc === "string" && doc.length > LIST_DOCUMENTATION_CAP) {
-      out.documentation = `${doc.slice(0, LIST_DOCUMENTATION_CAP)}…`;
+    const doc = typeof out.documentation === "string" ? cutText(out.documentation) : null;
+    if (doc !== null) {
+      out.documentation = doc;
       out.documentation_truncated = true;
+    }
+    const properties = out.properties as T["properties"];
+    if (properties && Object.values(properties).some((v) => typeof v === "string" && cutText(v) !== null)) {
+      out.properties = Object.fromEntries(
+        Object.entries(properties).map(([key, v]) => [key, (typeof v === "string" && cutText(v)) || v]),
+      );
+      out.properties_truncated = true;
     }
     return out;
   });
@@ -55,6 +72,12 @@ export const shapedItem = <S extends z.ZodObject>(item: S) =>
       .boolean()
       .optional()
       .describe(`true when documentation was cut at ${LIST_DOCUMENTATION_CAP} characters (get the item for all)`),
+    properties_truncated: z
+      .boolean()
+      .optional()
+      .describe(
+        `true when a property value was cut at ${LIST_DOCUMENTATION_CAP} characters, ending with … (get the item for all)`,
+      ),
   });
 
 /** A window of a list: at most `limit` items, after the first `offset`. */
@@ -78,11 +101,6 @@ export async function readWindow<T>(
     database.rows<{ n: number }>(count),
   ]);
   return { items, total: counted[0]?.n ?? 0 };
-}
-
-/** A window of a list already in memory (lists the database does not page: dashboards, views). */
-export function sliceWindow<T>(items: readonly T[], window: ListWindow): ListPage<T> {
-  return { items: items.slice(window.offset, window.offset + window.limit), total: items.length };
 }
 
 /** The schema of one window of a list of `item`s (the page verbs' answers; MCP words them as its list objects). */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { Element } from "./elements/schemas.ts";
+import { DashboardListItem } from "./graph/dashboards/list-item.ts";
 import { pageOf } from "./list-shape.ts";
 import { PropertyDefinition } from "./property-definitions/schemas.ts";
 import { Relationship } from "./relationships/schemas.ts";
@@ -17,3 +18,5 @@ export const ViewReferencePage = pageOf(ViewReference);
 export type ViewReferencePage = z.infer<typeof ViewReferencePage>;
 export const PropertyDefinitionPage = pageOf(PropertyDefinition);
 export type PropertyDefinitionPage = z.infer<typeof PropertyDefinitionPage>;
+export const DashboardListPage = pageOf(DashboardListItem);
+export type DashboardListPage = z.infer<typeof DashboardListPage>;

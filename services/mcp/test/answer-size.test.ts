@@ -5,8 +5,8 @@ import { type Stack, startStack, textOf } from "./support/stack.ts";
 
 /**
  * Answer size under control (issue 14, new capability 4): every list tool is paged with a stated default and
- * maximum, and a megabyte of documentation (or a thousand long enumeration values) never makes a list answer
- * megabytes. Checked through the official SDK client, which also checks each answer against its outputSchema.
+ * maximum, and a megabyte of documentation (or a thousand long enumeration values, 100,000-character property
+ * values, a dashboard's megabyte of panel queries) never makes a list answer megabytes. Checked through the official SDK client, which also checks each answer against its outputSchema.
  */
 let stack: Stack;
 let client: Client;
@@ -185,4 +185,144 @@ test("list_dashboards pages and cuts a long description", async () => {
   const page = await ok("list_dashboards", { limit: 1, offset: 1 });
   expect(page.dashboards).toEqual([all.dashboards[1]]);
   expect(page).toMatchObject({ total: all.total, omitted: all.total - 1 });
+});
+
+describe("a dashboard's megabyte of panel queries stays out of list_dashboards unless asked for", () => {
+  // 50 panels of 19,500 characters of Cypher each: about a megabyte a dashboard, just under REST's body limit.
+  const query = (i: number) => `MATCH (n) WHERE n.name <> '${"q".repeat(19_450)}${i}' RETURN n.name AS name`;
+  const heavy: string[] = [];
+
+  beforeAll(async () => {
+    for (const title of ["Heavy A", "Heavy B", "Heavy C"]) {
+      const created = await stack.rest(token, "POST", "/api/dashboards", {
+        title,
+        description: "h".repeat(5000),
+        parameters: [{ name: "limit", label: "Rows", type: "number", default: 10 }],
+        panels: Array.from({ length: 50 }, (_, i) => ({
+          panelInstanceId: `p${i}`,
+          title: `Panel ${i}`,
+          visualization: "core/table",
+          query: query(i),
+          layout: { x: 0, y: i, w: 6, h: 1 },
+        })),
+      });
+      expect(created.status, created.text).toBe(201);
+      heavy.push(created.body.dashboardId);
+    }
+  }, 120_000);
+
+  test("by default each dashboard is a summary: kilobytes for three megabytes", async () => {
+    const res = await call("list_dashboards");
+    expect(res.isError, textOf(res)).toBeFalsy();
+    const answer = res.structuredContent as any;
+    expect(size(res)).toBeLessThan(answer.total * 1_500 + 2_000);
+    const mine = answer.dashboards.filter((d: { dashboardId: string }) => heavy.includes(d.dashboardId));
+    expect(mine.map((d: { title: string }) => d.title)).toEqual(["Heavy A", "Heavy B", "Heavy C"]);
+    for (const d of mine) {
+      expect(Object.keys(d).sort()).toEqual(
+        [
+          "dashboardId",
+          "description",
+          "description_truncated",
+          "isProvisioned",
+          "panelCount",
+          "revision",
+          "title",
+          "updated_at",
+        ].sort(),
+      );
+      expect(d).toMatchObject({ panelCount: 50, revision: 1, isProvisioned: false, description_truncated: true });
+      expect(d.description).toBe(`${"h".repeat(1000)}…`);
+      expect(Number.isNaN(Date.parse(d.updated_at))).toBe(false);
+    }
+  });
+
+  test("fields asks for the panels, whole, one page at a time", async () => {
+    const all = await ok("list_dashboards");
+    const index = all.dashboards.findIndex((d: { dashboardId: string }) => d.dashboardId === heavy[1]);
+    const res = await call("list_dashboards", { fields: ["panels", "parameters"], limit: 1, offset: index });
+    expect(res.isError, textOf(res)).toBeFalsy();
+    const [dashboard] = (res.structuredContent as any).dashboards;
+    expect(Object.keys(dashboard).sort()).toEqual(["dashboardId", "panels", "parameters"]);
+    expect(dashboard.dashboardId).toBe(heavy[1]);
+    expect(dashboard.panels).toHaveLength(50);
+    expect(dashboard.panels.map((p: { query: string }) => p.query)).toEqual(
+      Array.from({ length: 50 }, (_, i) => query(i)),
+    );
+    expect(dashboard.parameters).toEqual([expect.objectContaining({ name: "limit", type: "number", default: 10 })]);
+    expect(size(res)).toBeGreaterThan(950_000);
+  });
+
+  test("the dashboard itself still has every panel's query", async () => {
+    const full = await stack.rest(token, "GET", `/api/dashboards/${heavy[0]}`);
+    expect(full.status).toBe(200);
+    expect(full.body.panels).toHaveLength(50);
+    expect(full.body.panels[49].query).toBe(query(49));
+    expect(full.body.description).toHaveLength(5000);
+  });
+
+  test("an unknown field is refused by name", async () => {
+    const res = await call("list_dashboards", { fields: ["queries"] });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/^Invalid arguments for list_dashboards: fields/);
+  });
+});
+
+describe("property values of 100,000 characters are cut in every list answer", () => {
+  const LONG = (c: string) => c.repeat(100_000);
+  let annotated: string[] = [];
+  let view: string;
+
+  beforeAll(async () => {
+    await ok("create_property_definition", { name: "Notes" });
+    await ok("create_property_definition", { name: "Spec" });
+    await ok("create_property_definition", { name: "Team" });
+    await ok("create_property_definition", { name: "Tier", type: "number" });
+    const properties = { Notes: LONG("n"), Spec: LONG("s"), Team: "Sales", Tier: 2 };
+    annotated = [];
+    for (let i = 0; i < 4; i++)
+      annotated.push((await ok("create_element", { name: `Annotated ${i}`, type: "Node", properties })).id);
+    for (const target of annotated.slice(1))
+      await ok("create_relationship", { type: "Association", source: annotated[0], target, properties });
+    view = (await ok("create_view", { name: "Annotated view", properties })).id;
+  }, 120_000);
+
+  const expectCut = (item: any) => {
+    expect(item.properties.Notes).toBe(`${"n".repeat(1000)}…`);
+    expect(item.properties.Spec).toBe(`${"s".repeat(1000)}…`);
+    expect(item.properties).toMatchObject({ Team: "Sales", Tier: 2 });
+    expect(item.properties_truncated).toBe(true);
+  };
+
+  test.each([
+    ["list_elements", () => ({ name: "Annotated" }), "elements", 4],
+    ["list_relationships", () => ({ source_id: annotated[0] }), "relationships", 3],
+    ["get_element_relationships", () => ({ element_id: annotated[0] }), "relationships", 3],
+    ["list_views", () => ({ fields: ["name", "properties"] }), "views", 5],
+  ] as const)("%s", async (tool, args, key, count) => {
+    const res = await call(tool, args());
+    expect(res.isError, textOf(res)).toBeFalsy();
+    // 200,000 characters of property values stored per item; about 2,000 answered.
+    expect(size(res)).toBeLessThan(count * 3_000 + 2_000);
+    const answer = res.structuredContent as any;
+    expect(answer.total).toBe(count);
+    const items = tool === "list_views" ? answer[key].filter((v: { id: string }) => v.id === view) : answer[key];
+    expect(items.length).toBe(tool === "list_views" ? 1 : count);
+    for (const item of items) expectCut(item);
+  });
+
+  test("items whose values fit are not marked; fields without properties carry no mark", async () => {
+    const plain = await ok("list_elements", { name: "Hub" });
+    expect(plain.elements[0]).not.toHaveProperty("properties_truncated");
+    const names = await ok("list_elements", { name: "Annotated", fields: ["name"] });
+    for (const e of names.elements) expect(Object.keys(e).sort()).toEqual(["id", "name"]);
+  });
+
+  test("get_element, get_relationship and get_view give the whole values", async () => {
+    const element = await ok("get_element", { element_id: annotated[2] });
+    expect(element.properties).toEqual({ Notes: LONG("n"), Spec: LONG("s"), Team: "Sales", Tier: 2 });
+    const rel = (await ok("list_relationships", { source_id: annotated[0], limit: 1, summary: true })).relationships[0];
+    expect((await ok("get_relationship", { relationship_id: rel.id })).properties.Notes).toHaveLength(100_000);
+    expect((await ok("get_view", { view_id: view })).properties.Spec).toHaveLength(100_000);
+  });
 });

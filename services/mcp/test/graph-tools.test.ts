@@ -82,9 +82,15 @@ test("list_dashboards and run_dashboard run panels with checked parameters", asy
   expect(created.status).toBe(201);
   const id = created.body.dashboardId as string;
   const { dashboards } = await ok(viewer, "list_dashboards");
-  expect(dashboards.find((d: { dashboardId: string }) => d.dashboardId === id)).toMatchObject({
+  const listed = dashboards.find((d: { dashboardId: string }) => d.dashboardId === id);
+  expect(listed).toMatchObject({ title: "Components", panelCount: 1, revision: 1, isProvisioned: false });
+  expect(listed).not.toHaveProperty("panels");
+  const detailed = await ok(viewer, "list_dashboards", { fields: ["title", "parameters", "panels"] });
+  expect(detailed.dashboards.find((d: { dashboardId: string }) => d.dashboardId === id)).toEqual({
+    dashboardId: id,
     title: "Components",
-    panels: [{ panelInstanceId: "components" }],
+    parameters: [expect.objectContaining({ name: "prefix", type: "string" })],
+    panels: [expect.objectContaining({ panelInstanceId: "components", query: expect.stringContaining("$prefix") })],
   });
   const all = await ok(viewer, "run_dashboard", { dashboard_id: id });
   expect(all.panels[0].result.rows).toEqual([["CRM"], ["Portal"]]);

@@ -47,7 +47,7 @@ export const elementTools = [
     description:
       "Elements of the active workspace in model order, optionally filtered by type and by a case-insensitive name substring. " +
       `${pagingNote("elements", LIST_LIMIT)} ` +
-      "`summary: true` (id, type, name) or `fields` keeps answers small; documentation is cut at 1,000 characters.",
+      "`summary: true` (id, type, name) or `fields` keeps answers small; documentation and each property value are cut at 1,000 characters.",
     input: described(ListElementsQuery, {
       type: "Only elements of this ArchiMate type, e.g. ApplicationComponent or 'Application Component'",
       name: "Only elements whose name contains this text (case-insensitive)",
@@ -121,8 +121,8 @@ export const elementTools = [
     description:
       "The relationships whose source or target is the element, in model order. " +
       `${pagingNote("relationships", AROUND_LIMIT)} ` +
-      "`summary: true` (id, type, source, target) or `fields` keeps answers small; documentation is cut at 1,000 " +
-      "characters (get_relationship gives all of it).",
+      "`summary: true` (id, type, source, target) or `fields` keeps answers small; documentation and each " +
+      "property value are cut at 1,000 characters (get_relationship gives all of them).",
     input: z
       .strictObject({ element_id: ElementId })
       .extend(pageArguments("relationships", AROUND_LIMIT))
@@ -142,7 +142,7 @@ export const elementTools = [
     title: "Views showing an element",
     description:
       "The views (diagrams) that show the element in at least one node, in model order. " +
-      `${pagingNote("views", AROUND_LIMIT)} Documentation is cut at 1,000 characters.`,
+      `${pagingNote("views", AROUND_LIMIT)} Documentation and each property value are cut at 1,000 characters.`,
     input: z.strictObject({ element_id: ElementId }).extend(pageArguments("views", AROUND_LIMIT)),
     output: ViewReferenceList,
     annotations: READ,

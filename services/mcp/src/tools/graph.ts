@@ -1,42 +1,55 @@
 import { requireGraph } from "@ams/graph";
 import {
   awaitRebuild,
-  DashboardList,
+  DashboardListItem,
   DashboardRun,
   DashboardRunInput,
   explore,
   GraphJobSchema,
-  LIST_DOCUMENTATION_CAP,
-  listDashboards,
+  pageDashboards,
   QueryResultSchema,
   type RebuildJob,
   requestRebuild,
   requireCapability,
   runDashboard,
-  sliceWindow,
 } from "@ams/model";
 import { z } from "zod";
 import { data, defineTool, READ, SWITCH } from "./define.ts";
-import { counts, pageArguments, pagingNote } from "./fields.ts";
+import { counts, described, pageArguments, pagingNote } from "./fields.ts";
 
 const DASHBOARDS_LIMIT = { default: 50, max: 500 } as const;
 
-const DashboardPage = DashboardList.extend({
-  dashboards: z.array(
-    DashboardList.shape.dashboards.element.extend({
-      description_truncated: z
-        .boolean()
-        .optional()
-        .describe(`true when the description was cut at ${LIST_DOCUMENTATION_CAP} characters`),
-    }),
-  ),
+const DASHBOARD_SUMMARY = ["title", "description", "isProvisioned", "panelCount", "revision", "updated_at"] as const;
+const DASHBOARD_FIELDS = [...DASHBOARD_SUMMARY, "parameters", "panels"] as const;
+type DashboardField = (typeof DASHBOARD_FIELDS)[number];
+
+const DashboardListArguments = z.strictObject({
+  ...pageArguments("dashboards", DASHBOARDS_LIMIT),
+  fields: z
+    .array(z.enum(DASHBOARD_FIELDS))
+    .min(1)
+    .optional()
+    .describe(
+      `Only these fields in each dashboard (dashboardId always): ${DASHBOARD_FIELDS.join(", ")}; default the ` +
+        `summary (${DASHBOARD_SUMMARY.join(", ")}). Ask for parameters to know what run_dashboard takes, for ` +
+        "panels to read their Cypher queries (a dashboard's panels can be a megabyte: page with a small limit)",
+    ),
+});
+
+const DashboardPage = z.object({
+  dashboards: z.array(DashboardListItem.partial().extend({ dashboardId: z.string() })),
   total: z.number().int().describe("How many dashboards there are"),
   omitted: z.number().int().describe("How many are not in this answer (see limit/offset)"),
 });
 
-function cutDescription<D extends { description?: string }>(d: D): D & { description_truncated?: true } {
-  if (!d.description || d.description.length <= LIST_DOCUMENTATION_CAP) return d;
-  return { ...d, description: `${d.description.slice(0, LIST_DOCUMENTATION_CAP)}…`, description_truncated: true };
+/** The asked fields of a dashboard (dashboardId always); description_truncated goes with its description. */
+function pickFields(item: DashboardListItem, fields: readonly DashboardField[]): Partial<DashboardListItem> {
+  const out: Record<string, unknown> = { dashboardId: item.dashboardId };
+  for (const field of fields) {
+    if (item[field] !== undefined) out[field] = item[field];
+    if (field === "description" && item.description_truncated) out.description_truncated = true;
+  }
+  return out;
 }
 
 /**
@@ -113,15 +126,17 @@ export const graphTools = [
     name: "list_dashboards",
     title: "List dashboards",
     description:
-      "The dashboards of your organization (and the provisioned ones) with their parameters and panels. " +
+      "The dashboards of your organization (and the provisioned ones), provisioned first then by title: a summary " +
+      "of each (id, title, description, provisioned or not, panel count, latest revision, last change). " +
+      "`fields` adds parameters (what run_dashboard takes) or panels (their Cypher queries). " +
       `${pagingNote("dashboards", DASHBOARDS_LIMIT)} A description is cut at 1,000 characters.`,
-    input: z.strictObject(pageArguments("dashboards", DASHBOARDS_LIMIT)),
+    input: DashboardListArguments,
     output: DashboardPage,
     annotations: READ,
-    run: async ({ ctx }, window) => {
-      // Dashboards are few per organization and their store has no paged read: the window is cut here.
-      const page = sliceWindow(await listDashboards({ ctx, input: undefined }), window);
-      return data({ dashboards: page.items.map(cutDescription), ...counts(page) });
+    run: async ({ ctx }, { limit, offset, fields = DASHBOARD_SUMMARY }) => {
+      const include = fields.filter((f) => f === "parameters" || f === "panels");
+      const page = await pageDashboards({ ctx, input: { limit, offset, include } });
+      return data({ dashboards: page.items.map((d) => pickFields(d, fields)), ...counts(page) });
     },
   }),
   defineTool({
@@ -130,7 +145,11 @@ export const graphTools = [
     description:
       "Runs the panels of a dashboard (or one panel) over the workspace's graph with the given parameter values, " +
       "checked and scoped exactly as the dashboard page's queries are; each panel answers its query result.",
-    input: DashboardRunInput,
+    input: described(DashboardRunInput, {
+      parameters:
+        'Values of the dashboard\'s parameters, by name (list_dashboards with fields ["parameters"] names them; ' +
+        "a required one left out is named in the error)",
+    }),
     output: DashboardRun,
     annotations: READ,
     run: async ({ ctx, graph }, { dashboard_id, parameters, panel_id }) =>

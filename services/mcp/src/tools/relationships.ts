@@ -62,7 +62,7 @@ export const relationshipTools = [
     description:
       "Relationships of the active workspace in model order, optionally filtered by type, source and target. " +
       `${pagingNote("relationships", LIST_LIMIT)} \`summary: true\` (id, type, source, ` +
-      "target) or `fields` keeps answers small; documentation is cut at 1,000 characters.",
+      "target) or `fields` keeps answers small; documentation and each property value are cut at 1,000 characters.",
     input: described(ListRelationshipsQuery, {
       type: `Only relationships of this type (${TYPES})`,
       source_id: "Only relationships whose source is this element (or relationship) id",
@@ -138,7 +138,7 @@ export const relationshipTools = [
     title: "Views drawing a relationship",
     description:
       "The views (diagrams) that draw the relationship as a connection, in model order. " +
-      `${pagingNote("views", VIEWS_LIMIT)} Documentation is cut at 1,000 characters.`,
+      `${pagingNote("views", VIEWS_LIMIT)} Documentation and each property value are cut at 1,000 characters.`,
     input: z.strictObject({ relationship_id: RelationshipId }).extend(pageArguments("views", VIEWS_LIMIT)),
     output: ViewReferenceList,
     annotations: READ,

@@ -35,8 +35,8 @@ export const viewTools = [
     title: "List views",
     description:
       "Views (diagrams) of the active workspace in model order, without their contents. " +
-      `${pagingNote("views", LIST_LIMIT)} \`summary: true\` gives id and name only; documentation is cut at 1,000 ` +
-      "characters.",
+      `${pagingNote("views", LIST_LIMIT)} \`summary: true\` gives id and name only; documentation and each ` +
+      "property value are cut at 1,000 characters.",
     input: z.strictObject(pageArguments("views", LIST_LIMIT)).extend(VIEW_SHAPE.shape),
     output: ViewList,
     annotations: READ,

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type Database, type DbOrTx, sql } from "@ams/db";
 import { AppError, notFound } from "@ams/shared";
-import type { DashboardDefinition } from "./definition.ts";
+import { LIST_DOCUMENTATION_CAP, type ListPage, type ListWindow, readWindow } from "../../list-shape.ts";
+import type { DashboardDefinition, DashboardParameter, Panel } from "./definition.ts";
 
 export type DashboardRow = {
   id: string;
@@ -40,6 +41,49 @@ export async function listRows(database: Database, orgId: string, includeDeleted
     sql`${SELECT} and r.revision = d.latest_revision
         where (d.organization_id = ${orgId} or d.organization_id is null) ${includeDeleted ? sql`` : sql`and d.deleted_at is null`}
         order by d.is_provisioned desc, r.definition->>'title', d.id`,
+  );
+}
+
+/** A dashboard as a list shows it: its summary columns, and its parameters and panels only when asked. */
+export type DashboardListRow = {
+  id: string;
+  is_provisioned: boolean;
+  revision: number;
+  updated_at: string;
+  title: string;
+  description: string | null;
+  description_cut: boolean;
+  panel_count: number;
+  parameters: DashboardParameter[] | null;
+  panels: Panel[] | null;
+};
+
+/**
+ * One window of the dashboards visible to an organization, in the list's order (provisioned first, then by title),
+ * read in the database beside their count. The summary columns are computed there (the description already cut at
+ * LIST_DOCUMENTATION_CAP, the panel count), so a dashboard's panels (up to a megabyte of Cypher) leave the database
+ * only when `include` asks for them.
+ */
+export async function pageRows(
+  database: Database,
+  orgId: string,
+  window: ListWindow,
+  include: { parameters: boolean; panels: boolean },
+): Promise<ListPage<DashboardListRow>> {
+  const visible = sql`(d.organization_id = ${orgId} or d.organization_id is null) and d.deleted_at is null`;
+  return readWindow<DashboardListRow>(
+    database,
+    sql`select d.id, d.is_provisioned, r.revision, d.updated_at, r.definition->>'title' as title,
+          left(r.definition->>'description', ${LIST_DOCUMENTATION_CAP}) as description,
+          coalesce(length(r.definition->>'description') > ${LIST_DOCUMENTATION_CAP}, false) as description_cut,
+          coalesce(jsonb_array_length(r.definition->'panels'), 0)::int as panel_count,
+          ${include.parameters ? sql`coalesce(r.definition->'parameters', '[]'::jsonb)` : sql`null::jsonb`} as parameters,
+          ${include.panels ? sql`coalesce(r.definition->'panels', '[]'::jsonb)` : sql`null::jsonb`} as panels
+        from dashboards d join dashboard_revisions r on r.dashboard_id = d.id and r.revision = d.latest_revision
+        where ${visible}
+        order by d.is_provisioned desc, r.definition->>'title', d.id`,
+    sql`select count(*)::int as n from dashboards d where ${visible}`,
+    window,
   );
 }
 

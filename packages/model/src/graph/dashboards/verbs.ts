@@ -2,6 +2,7 @@ import { sql } from "@ams/db";
 import { AppError, invalid, notFound } from "@ams/shared";
 import type { z } from "zod";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../../context.ts";
+import type { ListPage, ListWindow } from "../../list-shape.ts";
 import { withArticle } from "../../words.ts";
 import { parseReadQuery } from "../cypher/parse.ts";
 import type { GraphDeps } from "../deps.ts";
@@ -9,11 +10,13 @@ import { runScopedQuery } from "../explore.ts";
 import { withQuerySlot } from "../query-slots.ts";
 import type { Dashboard, DashboardRun, PanelRun } from "../schemas.ts";
 import { coerceParameter, validateDefinition } from "./definition.ts";
+import { type DashboardListItem, toDashboardListItem } from "./list-item.ts";
 import {
   appendRevision,
   getRow,
   insertDashboard,
   listRows,
+  pageRows,
   requireEditable,
   softDelete,
   toDashboard,
@@ -29,6 +32,23 @@ function requireOrganization(ctx: RequestContext): string {
 export async function listDashboards({ ctx }: Verb): Promise<Dashboard[]> {
   requireCapability(ctx, "model:read");
   return (await listRows(ctx.database, requireOrganization(ctx), false)).map((r) => toDashboard(r));
+}
+
+/**
+ * One window of the same list, read in the database: each dashboard's summary (description cut, panel count), with
+ * its parameters and panels only when `include` names them (MCP's list_dashboards).
+ */
+export async function pageDashboards({
+  ctx,
+  input,
+}: Verb<ListWindow & { include?: readonly ("parameters" | "panels")[] }>): Promise<ListPage<DashboardListItem>> {
+  requireCapability(ctx, "model:read");
+  const include = input.include ?? [];
+  const page = await pageRows(ctx.database, requireOrganization(ctx), input, {
+    parameters: include.includes("parameters"),
+    panels: include.includes("panels"),
+  });
+  return { items: page.items.map(toDashboardListItem), total: page.total };
 }
 
 /** GET /api/dashboards/admin: soft-deleted ones included, with isProvisioned and deleted. */
