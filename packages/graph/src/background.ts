@@ -1,5 +1,5 @@
 import type { Database } from "@ams/db";
-import type { GraphDeps, GraphHandle, GraphJobQueue } from "@ams/model";
+import { type GraphDeps, type GraphHandle, type GraphJobQueue, unfinishedJobs } from "@ams/model";
 import { createLogger, type Logger, retryWithBackoff } from "@ams/shared";
 import neo4j, { type Driver } from "neo4j-driver";
 import { type GraphConfig, parseGraphEnv } from "./env.ts";
@@ -140,7 +140,8 @@ export function startGraphInBackground(opts: {
         },
       },
     );
-    if (!reached) return;
+    // Stopped while connecting: no worker is started under a process that is closing.
+    if (!reached || controller.signal.aborted) return;
     failure = undefined;
     deps = {
       driver: d,
@@ -166,11 +167,27 @@ export function startGraphInBackground(opts: {
         onJobDone: opts.onJobDone,
       });
       await worker.start();
+      if (queue.kind === "memory") await takeUpUnfinished(queue);
     }
     log.info(
       `graph on ${url}, jobs on ${queue.kind === "nats" ? `NATS stream ${config.GRAPH_STREAM}` : "the in-process queue"}`,
     );
   })().finally(() => firstDone());
+
+  /**
+   * The in-process queue starts empty: the jobs a previous process of this instance left queued (stopped before it
+   * ran them, or released at a stop) or running (it died under them) are queued again. A running one is taken over
+   * once its heartbeat is stale (GRAPH_ACK_WAIT_MS), never while a live process still runs it.
+   */
+  async function takeUpUnfinished(memory: GraphJobQueue) {
+    try {
+      const left = await unfinishedJobs(opts.database);
+      for (const job of left) await memory.enqueue({ jobId: job.id, workspaceId: job.workspace_id });
+      if (left.length > 0) log.info(`queued again ${left.length} rebuild job(s) a previous process left unfinished`);
+    } catch (err) {
+      log.warn(`the rebuild jobs left unfinished could not be read: ${(err as Error).message}`);
+    }
+  }
 
   const notReady = () =>
     failure
@@ -192,7 +209,13 @@ export function startGraphInBackground(opts: {
     ready,
     async stopConsuming(deadline) {
       controller.abort();
-      await connecting.catch(() => {});
+      // A local Neo4j still starting is not waited for beyond the bound (close() waits for it).
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((r) => {
+        timer = setTimeout(r, Math.max(0, deadline - Date.now()));
+      });
+      await Promise.race([connecting.catch(() => {}), bound]);
+      clearTimeout(timer);
       return (await worker?.stop(deadline)) ?? true;
     },
     async close() {

@@ -1,5 +1,13 @@
 import type { Database } from "@ams/db";
-import { claimJob, finishJob, type GraphJobQueue, heartbeatJob, type JobDelivery, type JobOutcome } from "@ams/model";
+import {
+  claimJob,
+  finishJob,
+  type GraphJobQueue,
+  heartbeatJob,
+  type JobDelivery,
+  type JobOutcome,
+  releaseJob,
+} from "@ams/model";
 import { AppError, type Logger, silentLogger } from "@ams/shared";
 import type { Driver } from "neo4j-driver";
 import { graphRows } from "./graph-rows.ts";
@@ -47,14 +55,15 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
   /** Set once stop() began: a delivery that still arrives is handed straight back. */
   let stopping = false;
   /** The job in hand, which stop() hands back when it does not finish by the deadline. */
-  let inHand: { abandon(): void } | undefined;
+  let inHand: { job: RunningJob; abandon(): void } | undefined;
 
   async function handle(delivery: JobDelivery): Promise<JobOutcome> {
     if (stopping) return { kind: "retry", delayMs: 0 };
     const started = performance.now();
-    const job: RunningJob = { abandoned: false };
+    const job: RunningJob = { jobId: delivery.job.jobId, abandoned: false };
     const abandoned = new Promise<JobOutcome>((resolve) => {
       inHand = {
+        job,
         abandon() {
           job.abandoned = true;
           // Redelivered once the row's heartbeat, stopped now, is stale: another worker can claim it then.
@@ -85,6 +94,7 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
     if (claimed === "gone") return { kind: "ack" };
     if (claimed === "busy") return { kind: "retry", delayMs: 1000 };
     ran.add(jobId);
+    job.attempts = claimed.attempts;
     log.info(`job ${jobId}: rebuilding workspace ${workspaceId} (attempt ${claimed.attempts})`);
     let lastBeat = Date.now();
     const beat = async () => {
@@ -174,12 +184,26 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
         });
         const first = await Promise.race([stopped.then(() => "done" as const), late]);
         clearTimeout(timer);
-        if (first === "late" && inHand) {
+        const overdue = first === "late" ? inHand : undefined;
+        if (overdue) {
           finished = false;
-          baseLog.warn(
-            `stopping: the rebuild in hand did not finish in time; handed back for another worker in ${staleMs / 1000} s`,
-          );
-          inHand.abandon();
+          overdue.abandon();
+          const { jobId, attempts } = overdue.job;
+          if (opts.queue.kind === "memory") {
+            // The in-process queue forgets the job at exit: the row goes back to queued for the next start.
+            if (attempts !== undefined) {
+              await releaseJob(opts.database, jobId, attempts, INTERRUPTED).catch((err) =>
+                baseLog.warn(`job ${jobId}: could not be put back to queued: ${(err as Error).message}`),
+              );
+            }
+            baseLog.warn(
+              `stopping: the rebuild in hand (job ${jobId}) did not finish in time; it runs again at the next start`,
+            );
+          } else {
+            baseLog.warn(
+              `stopping: the rebuild in hand did not finish in time; handed back for another worker in ${staleMs / 1000} s`,
+            );
+          }
         }
       }
       await stopped;
@@ -190,7 +214,10 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
   };
 }
 
-type RunningJob = { abandoned: boolean };
+/** The job in hand: `attempts` is set once this worker claimed its row. */
+type RunningJob = { jobId: string; abandoned: boolean; attempts?: number };
+
+const INTERRUPTED = "interrupted: the process stopped during the rebuild; it runs again at the next start";
 
 export type GraphWorker = ReturnType<typeof createGraphWorker>;
 

@@ -69,6 +69,10 @@ runHttpService({
   metricsPort: runtime.METRICS_PORT,
   drainMs: runtime.SHUTDOWN_DRAIN_MS,
   closeMs: runtime.SHUTDOWN_CLOSE_MS,
+  // Standalone: the in-process worker pulls no new job; the rebuild in hand finishes within the drain bound or is
+  // handed back (to JetStream with NATS_URL; with the in-process queue it is put back to queued and runs at the next
+  // start). Split: control runs no worker and this resolves at once.
+  stopWork: (deadline) => local.stopWork(deadline),
   close: async () => {
     await local.close();
     await database.close();

@@ -13,6 +13,11 @@ export type Standalone = {
   mcp?: Upstream;
   health: HealthChecks;
   summary: string;
+  /**
+   * At SIGTERM: the in-process worker takes no new job; the rebuild in hand finishes by `deadline` (epoch ms) or is
+   * handed back (to JetStream with NATS_URL, else put back to queued for the next start). False when handed back.
+   */
+  stopWork(deadline: number): Promise<boolean>;
   close(): Promise<void>;
 };
 
@@ -56,6 +61,7 @@ export async function composeStandalone(opts: {
     mcp: { fetch: (req) => mcpApp.fetch(req) },
     health: graph?.health ?? {},
     summary: graph?.summary ?? "",
+    stopWork: async (deadline) => (await graph?.stopConsuming(deadline)) ?? true,
     async close() {
       await graph?.close();
     },

@@ -57,6 +57,9 @@ runHttpService({
   metricsPort: runtime.METRICS_PORT,
   drainMs: runtime.SHUTDOWN_DRAIN_MS,
   closeMs: runtime.SHUTDOWN_CLOSE_MS,
+  // Without NATS_URL this process runs the rebuilds: at SIGTERM it pulls no new job, and the one in hand finishes
+  // within the drain bound or is put back to queued for the next start. With NATS_URL it runs none (graph-worker does).
+  stopWork: (deadline) => graph.stopConsuming(deadline),
   close: async () => {
     await graph.close();
     await database.close();

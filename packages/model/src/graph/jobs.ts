@@ -71,6 +71,35 @@ export async function heartbeatJob(database: Database, jobId: string): Promise<v
   await database.rows(sql`update graph_jobs set heartbeat_at = now() where id = ${jobId} and state = 'running'`);
 }
 
+/**
+ * Puts a job this process claimed back to queued when the process stops under it (the in-process queue, which
+ * forgets its jobs at exit): only while the row is still this claim's (running, same attempt), so a job that
+ * finished meanwhile or was taken over elsewhere is left alone. It runs again at the next start (unfinishedJobs).
+ */
+export async function releaseJob(
+  database: Database,
+  jobId: string,
+  attempts: number,
+  reason: string,
+): Promise<boolean> {
+  const rows = await database.rows<{ id: string }>(
+    sql`update graph_jobs set state = 'queued', error = ${reason}, heartbeat_at = null
+        where id = ${jobId} and state = 'running' and attempts = ${attempts} returning id`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The jobs an in-process queue takes up at its start, oldest first: queued ones (requested, or released at a stop,
+ * before the previous process ran them) and running ones (the previous process died under them). A running one is
+ * claimed only once its heartbeat is stale (claimJob), so a job another live process is running is never taken.
+ */
+export async function unfinishedJobs(database: Database): Promise<{ id: string; workspace_id: string }[]> {
+  return database.rows<{ id: string; workspace_id: string }>(
+    sql`select id, workspace_id from graph_jobs where state in ('queued', 'running') order by created_at`,
+  );
+}
+
 export async function finishJob(
   database: Database,
   jobId: string,
