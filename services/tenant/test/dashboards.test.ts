@@ -146,6 +146,28 @@ describe("dashboards of an organization", () => {
     );
   });
 
+  test("the list pages with limit and offset in its order; without them it is the whole list", async () => {
+    const fresh = await h.organization();
+    for (const title of ["Beta", "Alpha", "Gamma"])
+      expect((await fresh.editor.post("/api/dashboards", definition(title))).status).toBe(201);
+    const whole = await fresh.viewer.get("/api/dashboards");
+    expect(whole.status).toBe(200);
+    const titles = whole.body.map((d: any) => d.title);
+    expect(titles.slice(3)).toEqual(["Alpha", "Beta", "Gamma"]);
+    const first = await fresh.viewer.get("/api/dashboards?limit=4");
+    const second = await fresh.viewer.get("/api/dashboards?limit=4&offset=4");
+    expect(first.body).toHaveLength(4);
+    expect(second.body.map((d: any) => d.title)).toEqual(["Beta", "Gamma"]);
+    expect([...first.body, ...second.body]).toEqual(whole.body);
+    expect((await fresh.viewer.get("/api/dashboards?offset=6")).body).toEqual([]);
+    const bad = await fresh.viewer.get("/api/dashboards?limit=0&offset=-1");
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: any) => e.path).sort()).toEqual(["query.limit", "query.offset"]);
+    const doc = await fresh.viewer.get("/api/openapi.json");
+    const params = doc.body.paths["/api/dashboards"].get.parameters.map((p: any) => `${p.in}.${p.name}`);
+    expect(params.sort()).toEqual(["query.limit", "query.offset"]);
+  });
+
   test("definitions are validated: schema, grid, bindings, duplicate ids and the Cypher itself", async () => {
     const bad = definition("Bad");
     bad.panels.push({ ...bad.panels[0]!, layout: { x: 8, y: 0, w: 6, h: 2 } });

@@ -4,6 +4,7 @@ import {
   createDashboard,
   Dashboard,
   DashboardDefinition,
+  DashboardPageQuery,
   dashboardJsonSchema,
   deleteDashboard,
   type GraphProvider,
@@ -99,11 +100,15 @@ export function registerDashboardRoutes(app: TenantApp, deps: DashboardRouteDeps
       path: "/api/dashboards",
       tags,
       operationId: "listDashboards",
-      output: { schema: z.array(Dashboard), description: "Latest revisions" },
+      query: DashboardPageQuery,
+      output: {
+        schema: z.array(Dashboard),
+        description: "Latest revisions, provisioned first then by title; with `limit`/`offset`, one page of them",
+      },
     },
-    async (c) => {
+    async (c, { query }) => {
       await ready();
-      return listDashboards({ ctx: c.var.ctx, input: undefined });
+      return listDashboards({ ctx: c.var.ctx, input: query });
     },
   );
   registerRoute(

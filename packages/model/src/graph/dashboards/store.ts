@@ -35,12 +35,22 @@ export function toDashboard(row: DashboardRow, admin = false) {
 const SELECT = sql`select d.id, d.organization_id, d.is_provisioned, d.latest_revision, d.created_at, d.updated_at, d.deleted_at,
   r.revision, r.definition from dashboards d join dashboard_revisions r on r.dashboard_id = d.id`;
 
-/** Dashboards visible to an organization (its own and the provisioned ones), at their latest revision. */
-export async function listRows(database: Database, orgId: string, includeDeleted: boolean): Promise<DashboardRow[]> {
+/**
+ * Dashboards visible to an organization (its own and the provisioned ones), at their latest revision; with a window,
+ * only those rows leave the database (LIMIT/OFFSET after the list's order).
+ */
+export async function listRows(
+  database: Database,
+  orgId: string,
+  includeDeleted: boolean,
+  window?: Partial<ListWindow>,
+): Promise<DashboardRow[]> {
+  const limit = window?.limit === undefined ? sql`` : sql`limit ${window.limit}`;
+  const offset = window?.offset ? sql`offset ${window.offset}` : sql``;
   return database.rows<DashboardRow>(
     sql`${SELECT} and r.revision = d.latest_revision
         where (d.organization_id = ${orgId} or d.organization_id is null) ${includeDeleted ? sql`` : sql`and d.deleted_at is null`}
-        order by d.is_provisioned desc, r.definition->>'title', d.id`,
+        order by d.is_provisioned desc, r.definition->>'title', d.id ${limit} ${offset}`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { sql } from "@ams/db";
 import { AppError, invalid, notFound } from "@ams/shared";
-import type { z } from "zod";
+import { z } from "zod";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../../context.ts";
 import type { ListPage, ListWindow } from "../../list-shape.ts";
 import { withArticle } from "../../words.ts";
@@ -23,15 +23,39 @@ import {
   undelete,
 } from "./store.ts";
 
+/** The largest page GET /api/dashboards answers (a dashboard can be about a megabyte). */
+export const DASHBOARD_PAGE_MAX = 500;
+
 function requireOrganization(ctx: RequestContext): string {
   if (!ctx.organizationId) throw new AppError("NOT_FOUND", "No active organization");
   return ctx.organizationId;
 }
 
-/** GET /api/dashboards: latest revisions of the active organization's dashboards and the provisioned ones. */
-export async function listDashboards({ ctx }: Verb): Promise<Dashboard[]> {
+/** The optional window of GET /api/dashboards: without it the whole list, as before. */
+export const DashboardPageQuery = z.strictObject({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(DASHBOARD_PAGE_MAX)
+    .optional()
+    .describe(`At most this many dashboards (1 to ${DASHBOARD_PAGE_MAX}); a shorter page is the last one`),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("Skip this many dashboards of the list's order (provisioned first, then by title); default 0"),
+});
+export type DashboardPageQuery = z.infer<typeof DashboardPageQuery>;
+
+/**
+ * GET /api/dashboards: latest revisions of the active organization's dashboards and the provisioned ones; with
+ * `limit`/`offset`, one window of them read in the database.
+ */
+export async function listDashboards({ ctx, input }: Verb<DashboardPageQuery | undefined>): Promise<Dashboard[]> {
   requireCapability(ctx, "model:read");
-  return (await listRows(ctx.database, requireOrganization(ctx), false)).map((r) => toDashboard(r));
+  return (await listRows(ctx.database, requireOrganization(ctx), false, input)).map((r) => toDashboard(r));
 }
 
 /**
