@@ -60,15 +60,6 @@ export type RebuildJob = z.infer<typeof GraphJobSchema>;
 export const RebuildAnswer = z.object({ status: z.union([z.literal(200), z.literal(202)]), job: GraphJobSchema });
 export type RebuildAnswer = z.infer<typeof RebuildAnswer>;
 
-export const DashboardSummary = z.object({
-  dashboardId: z.string(),
-  title: z.string(),
-  description: z.string().optional(),
-  parameters: z.array(z.looseObject({ name: z.string(), type: z.string() })),
-  panels: z.array(z.looseObject({ panelInstanceId: z.string(), title: z.string(), visualization: z.string() })),
-});
-export const DashboardList = z.object({ dashboards: z.array(DashboardSummary) });
-
 /** A dashboard at one revision: its definition beside its id, revision and timestamps (REST's dashboard routes). */
 export const Dashboard = DashboardDefinition.extend({
   dashboardId: z.string(),
