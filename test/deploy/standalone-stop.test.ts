@@ -18,9 +18,13 @@ import { freePort, type ServiceProcess, startProcess, waitFor } from "./support/
  * process) while its in-process worker rebuilds a large graph: it takes no new job, and the rebuild in hand either
  * finishes within the drain bound or, with the in-process queue (nothing would redeliver it), is put back to queued
  * and runs at the next start. A process killed outright leaves its job running: the next start takes it over once
- * its heartbeat is stale. With NATS_URL the job in hand is handed back to JetStream, as the graph-worker does.
+ * its heartbeat is stale. With NATS_URL the job in hand is handed back to JetStream, as the graph-worker does. A tenant
+ * process started without NATS_URL (behind a control gateway) runs its own worker and stops the same way.
+ * PostgreSQL is the test server (so the test can seed a large model and read the job rows), DATA_DIR a temp folder.
  */
 const main = fileURLToPath(new URL("../../services/control/src/main.ts", import.meta.url));
+const tenantMain = fileURLToPath(new URL("../../services/tenant/src/main.ts", import.meta.url));
+const JWT_SECRET = "standalone-stop-test-secret-0123456789abcdef";
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const ACK_WAIT_MS = 2000;
 const ELEMENTS = 30_000;
@@ -44,11 +48,16 @@ afterAll(async () => {
 });
 
 const count = async (label: string) =>
-  Number(must((await n4j.driver.executeQuery(`MATCH (n:${label}) RETURN count(n) AS c`)).records[0]).get("c"));
+  Number(
+    must((await n4j.driver.executeQuery(`MATCH (n:${label}) RETURN count(n) AS c`)).records[0], "the count").get("c"),
+  );
 
 type JobRow = { state: string; attempts: number; error: string | null; counts: { elements: number } | null };
 const jobRow = async (id: string) =>
-  must((await db.rows<JobRow>(sql`select state, attempts, error, counts from graph_jobs where id = ${id}`))[0]);
+  must(
+    (await db.rows<JobRow>(sql`select state, attempts, error, counts from graph_jobs where id = ${id}`))[0],
+    `job ${id}`,
+  );
 
 /** An owner signed in to the standalone process with a large workspace and a small one, each with a rebuild to ask. */
 async function setUp() {
@@ -70,24 +79,35 @@ async function setUp() {
   );
   const nats = { url: NATS_URL, stream: `SASTOP_${id}`, subject: `test.sastop.${id}`, ackWaitMs: ACK_WAIT_MS };
 
+  const processEnv = (drainMs: number) => ({
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    HOST: "127.0.0.1",
+    TENANT_JWT_SECRET: JWT_SECRET,
+    NEO4J_URL: n4j.url,
+    NEO4J_USER: n4j.user,
+    NEO4J_PASSWORD: n4j.password,
+    NEO4J_LOCAL: "false",
+    GRAPH_ACK_WAIT_MS: String(ACK_WAIT_MS),
+    GRAPH_REBUILD_WAIT_MS: "0",
+    GRAPH_RETIRE_GRACE_MS: "100",
+    GRAPH_BATCH_SIZE: "2000",
+    SHUTDOWN_DRAIN_MS: String(drainMs),
+    SHUTDOWN_CLOSE_MS: "10000",
+  });
+  /** The tenant alone, as the split shape runs it without NATS_URL: it runs the rebuilds on its in-process queue. */
+  const startTenant = (port: number, drainMs: number) => {
+    const p = startProcess("tenant", tenantMain, { ...processEnv(drainMs), TENANT_PORT: String(port) });
+    started.push(p);
+    return p;
+  };
+  /** Control: standalone, or with TENANT_URL in `extra` the gateway in front of a tenant process. */
   const start = async (drainMs: number, extra: Record<string, string> = {}) => {
     const port = await freePort();
     const p = startProcess("control", main, {
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
+      ...processEnv(drainMs),
       PORT: String(port),
-      HOST: "127.0.0.1",
       DEMO_SEED: "false",
-      NEO4J_URL: n4j.url,
-      NEO4J_USER: n4j.user,
-      NEO4J_PASSWORD: n4j.password,
-      NEO4J_LOCAL: "false",
-      GRAPH_ACK_WAIT_MS: String(ACK_WAIT_MS),
-      GRAPH_REBUILD_WAIT_MS: "0",
-      GRAPH_RETIRE_GRACE_MS: "100",
-      GRAPH_BATCH_SIZE: "2000",
-      SHUTDOWN_DRAIN_MS: String(drainMs),
-      SHUTDOWN_CLOSE_MS: "10000",
       ...extra,
     });
     started.push(p);
@@ -143,7 +163,7 @@ async function setUp() {
       timeoutMs,
     );
   const bigElements = () => count(`Element:${scopeLabel(big.workspaceId, "A")}`);
-  return { big, small, nats, start, stopMidJob, settled, bigElements };
+  return { big, small, nats, start, startTenant, stopMidJob, settled, bigElements };
 }
 
 test("in-process queue, SIGTERM with a short drain bound: the process exits in time, the rebuild and the queued one run at the next start", async () => {
@@ -220,4 +240,23 @@ test("on NATS (NATS_URL set), SIGTERM with a short drain bound: handed back to J
   } finally {
     await queue.close();
   }
+}, 600_000);
+
+test("a tenant process running its own worker (no NATS_URL), SIGTERM mid-rebuild: exits in time, the rebuild runs when it starts again", async () => {
+  const { big, start, startTenant, stopMidJob, settled, bigElements } = await setUp();
+  const tenantPort = await freePort();
+  const tenant = startTenant(tenantPort, 300);
+  const control = await start(5000, { TENANT_URL: `http://127.0.0.1:${tenantPort}` });
+  const bigJob = await control.rebuild(big.workspaceId);
+  const { code, seconds } = await stopMidJob(tenant, "SIGTERM");
+  expect({ code, log: tenant.raw() }).toEqual({ code: 1, log: expect.stringContaining("SIGTERM: draining") });
+  expect(seconds).toBeLessThan(0.3 + 10);
+  expect(tenant.raw()).not.toContain("shutdown did not finish in time");
+  expect(await jobRow(bigJob)).toMatchObject({ state: "queued", attempts: 1 });
+
+  const again = startTenant(tenantPort, 5000);
+  expect(await settled(bigJob)).toMatchObject({ state: "succeeded", attempts: 2, counts: { elements: ELEMENTS } });
+  expect(await bigElements()).toBe(ELEMENTS);
+  expect(await again.stop()).toBe(0);
+  expect(await control.p.stop()).toBe(0);
 }, 600_000);
