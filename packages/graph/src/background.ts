@@ -8,7 +8,7 @@ import { type Neo4jChoice, resolveNeo4j } from "./neo4j-config.ts";
 import { createMemoryQueue } from "./queue-memory.ts";
 import { createNatsQueue } from "./queue-nats.ts";
 import { createRecoveringQueue } from "./queue-recovering.ts";
-import { ensureGraphSchema } from "./runtime.ts";
+import { ensureGraphSchema } from "./schema.ts";
 import { type Supervised, superviseLocalNeo4j } from "./supervise.ts";
 import { createGraphWorker, type GraphWorker } from "./worker.ts";
 

@@ -11,6 +11,6 @@ export * from "./queue-nats.ts";
 export * from "./queue-recovering.ts";
 export * from "./read-source.ts";
 export { requireGraph } from "./require-graph.ts";
-export * from "./runtime.ts";
+export * from "./schema.ts";
 export * from "./worker.ts";
 export * from "./write-graph.ts";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import neo4j, { type Driver } from "neo4j-driver";
-import { ensureGraphSchema } from "../../src/runtime.ts";
+import { ensureGraphSchema } from "../../src/schema.ts";
 
 export type TestNeo4j = { url: string; user: string; password: string; driver: Driver; stop(): Promise<void> };
 

@@ -1,0 +1,34 @@
+import type { Driver } from "neo4j-driver";
+
+/**
+ * Makes the (:GraphMeta) pointer unique per workspace, and indexes elements by id: explore's lookup of one element
+ * (`MATCH (a:Element {id: $id})`) otherwise scans every node of the workspace label, so its cost grew with the model.
+ * The index spans workspaces (ids repeat across them); the workspace label is checked on the few nodes it yields.
+ * Idempotent.
+ */
+export async function ensureGraphSchema(driver: Driver, database?: string): Promise<void> {
+  const statements = [
+    "CREATE CONSTRAINT graph_meta_workspace IF NOT EXISTS FOR (m:GraphMeta) REQUIRE m.workspace_id IS UNIQUE",
+    "CREATE INDEX element_id IF NOT EXISTS FOR (n:Element) ON (n.id)",
+  ];
+  for (const statement of statements) {
+    try {
+      await driver.executeQuery(statement, {}, { database });
+    } catch (err) {
+      // IF NOT EXISTS is checked before the schema lock is taken: when two processes (replicas starting together)
+      // create the same rule at once, the slower one is told it exists already. That is the outcome it wanted.
+      if (!isSchemaRuleAlreadyThere(err)) throw err;
+    }
+  }
+}
+
+const SCHEMA_RULE_ALREADY_THERE = new Set([
+  "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+  "Neo.ClientError.Schema.IndexAlreadyExists",
+  "Neo.ClientError.Schema.ConstraintAlreadyExists",
+]);
+
+function isSchemaRuleAlreadyThere(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && SCHEMA_RULE_ALREADY_THERE.has(code);
+}
