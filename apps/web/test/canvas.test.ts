@@ -198,7 +198,8 @@ describe("canvas commands on a drawn view", () => {
     expect(await outlines(page)).toBe(1);
     await page.keyboard.press("Delete");
     await expect.poll(async () => (await stored()).has("Archive")).toBe(false);
-    expect(await nodeOf("Archive", page).count()).toBe(0);
+    // The server answers before the screen has redrawn: wait for the drawing as well.
+    await expect.poll(() => nodeOf("Archive", page).count()).toBe(0);
     // The element is still in the model and in the tree.
     expect((await page.request.get(`${server.base}/api/elements/${ids.Archive}`)).status()).toBe(200);
     expect(await page.locator('[data-element-id]:has-text("Archive")').count()).toBe(1);

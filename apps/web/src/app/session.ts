@@ -39,7 +39,7 @@ export function memberRoles(): MemberRole[] {
 }
 
 /** The least powerful role: the default for a new member or invitation. */
-export const readerRole = (): MemberRole => memberRoles()[2]!;
+export const readerRole = (): MemberRole => (authOptions.get().profile === "session" ? "member" : "viewer");
 
 /** Who manages members and invitations: owners, and in the session profile admins too. */
 export function managesMembers(role: string | undefined): boolean {

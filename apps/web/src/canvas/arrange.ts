@@ -7,7 +7,7 @@ const geometryOf = (n: FlatNode): Geometry => ({ x: n.x, y: n.y, w: n.w, h: n.h,
 export function topSelected(view: ViewState, selected: ReadonlySet<string>): FlatNode[] {
   const ids = [...selected].filter((id) => view.nodes.has(id));
   const inner = descendantsOf(view, ids);
-  return ids.filter((id) => !inner.has(id)).map((id) => view.nodes.get(id)!);
+  return ids.filter((id) => !inner.has(id)).flatMap((id) => view.nodes.get(id) ?? []);
 }
 
 /**
@@ -33,7 +33,8 @@ export function moveChanges(
     travelling.set(m.node.id, { dx: m.dx, dy: m.dy });
     for (const d of descendantsOf(view, [m.node.id])) {
       if (travelling.has(d)) continue;
-      const n = view.nodes.get(d)!;
+      const n = view.nodes.get(d);
+      if (!n) continue;
       const b = geometryOf(n);
       if (m.dx !== 0 || m.dy !== 0) changes.push({ id: d, before: b, after: { ...b, x: b.x + m.dx, y: b.y + m.dy } });
       travelling.set(d, { dx: m.dx, dy: m.dy });
@@ -81,8 +82,9 @@ export function alignChanges(view: ViewState, nodes: FlatNode[], how: Alignment)
 export function distributeChanges(view: ViewState, nodes: FlatNode[], axis: "horizontal" | "vertical") {
   const horizontal = axis === "horizontal";
   const sorted = [...nodes].sort((a, b) => (horizontal ? a.x - b.x : a.y - b.y));
-  const first = sorted[0]!;
-  const last = sorted[sorted.length - 1]!;
+  const first = sorted[0];
+  const last = sorted.at(-1);
+  if (!first || !last || sorted.length < 3) return moveChanges(view, []);
   const span = horizontal ? last.x + last.w - first.x : last.y + last.h - first.y;
   const used = sorted.reduce((sum, n) => sum + (horizontal ? n.w : n.h), 0);
   const gap = (span - used) / (sorted.length - 1);

@@ -102,20 +102,23 @@ export function Canvas(props: CanvasProps) {
   for (const n of view.nodes.values()) if (n.parentId) parents.add(n.parentId);
 
   const nodeHtml = (id: string, box?: { x: number; y: number; w: number; h: number }): string => {
-    const n = view.nodes.get(id)!;
+    const n = view.nodes.get(id);
+    if (!n) return "";
     const el = n.element_id ? elements.get(n.element_id) : undefined;
     const hasChildren = parents.has(id);
     const c = cache.current.get(id);
     if (!box && c && c.node === n && c.el === el && c.hasChildren === hasChildren) return c.html;
-    const input = renderNodeOf(view, id, elements)!;
+    const input = renderNodeOf(view, id, elements);
     const boxes = boxesOf({ ...view, nodes: new Map([[id, box ? { ...n, ...box } : n]]) }, elements);
-    const html = scene.node(input, boxes.get(id)!, hasChildren);
+    const drawn = boxes.get(id);
+    if (!input || !drawn) return "";
+    const html = scene.node(input, drawn, hasChildren);
     if (!box) cache.current.set(id, { node: n, el, hasChildren, html });
     return html;
   };
 
   const toWorld = (e: { clientX: number; clientY: number }): Point => {
-    const r = svgRef.current!.getBoundingClientRect();
+    const r = svgRef.current?.getBoundingClientRect() ?? { left: 0, top: 0 };
     return {
       x: (e.clientX - r.left - viewport.panX) / viewport.zoom,
       y: (e.clientY - r.top - viewport.panY) / viewport.zoom,
@@ -123,7 +126,8 @@ export function Canvas(props: CanvasProps) {
   };
 
   const onPointerDown = (e: PointerEvent) => {
-    const svg = svgRef.current!;
+    const svg = svgRef.current;
+    if (!svg) return;
     svg.focus({ preventScroll: true });
     const at = toWorld(e);
     const hit = e.target as SVGElement;
@@ -145,28 +149,33 @@ export function Canvas(props: CanvasProps) {
     const connEl = find("[data-conn-id]");
     svg.setPointerCapture(e.pointerId);
     if (!props.readOnly && handle) {
-      const node = view.nodes.get(handle.dataset.node!)!;
+      const node = view.nodes.get(handle.dataset.node ?? "");
+      const corner = handle.dataset.handle;
+      if (!node || !corner) return;
       setDrag({
         kind: "resize",
         start: at,
         node,
-        handle: handle.dataset.handle!,
+        handle: corner,
         box: { x: node.x, y: node.y, w: node.w, h: node.h },
       });
       return;
     }
-    if (!props.readOnly && (bend || mid)) {
-      const el = (bend ?? mid)!;
-      const conn = view.connections.get(el.dataset.conn!)!;
+    const bendOrMid = bend ?? mid;
+    if (!props.readOnly && bendOrMid) {
+      const el = bendOrMid;
+      const conn = view.connections.get(el.dataset.conn ?? "");
+      if (!conn) return;
       const index = Number(el.dataset.index);
       const points = conn.bendpoints.map((p) => ({ ...p }));
       if (mid) points.splice(index, 0, { x: Math.round(at.x), y: Math.round(at.y) });
       setDrag({ kind: "bend", connId: conn.id, index, points, original: conn.bendpoints, inserted: Boolean(mid) });
       return;
     }
-    if (nodeEl) {
-      const id = nodeEl.dataset.nodeId!;
-      const node = view.nodes.get(id)!;
+    const nodeId = nodeEl?.dataset.nodeId;
+    const node = nodeId ? view.nodes.get(nodeId) : undefined;
+    if (nodeId && node) {
+      const id = nodeId;
       if (connecting && !props.readOnly) {
         setDrag({ kind: "connect", source: node, at });
         return;
@@ -184,8 +193,9 @@ export function Canvas(props: CanvasProps) {
       setDrag({ kind: "move", start: at, nodes, ids, dx: 0, dy: 0, at });
       return;
     }
-    if (connEl) {
-      const id = connEl.dataset.connId!;
+    const connId = connEl?.dataset.connId;
+    if (connId) {
+      const id = connId;
       const sel = e.shiftKey ? new Set(selected) : new Set<string>();
       if (sel.has(id)) sel.delete(id);
       else sel.add(id);
@@ -288,7 +298,7 @@ export function Canvas(props: CanvasProps) {
     // Pointer capture makes the svg the event's target: look at what is under the pointer instead.
     const bend = document.elementFromPoint(e.clientX, e.clientY)?.closest("[data-bend]") as SVGElement | null;
     if (!bend) return;
-    const conn = view.connections.get(bend.dataset.conn!);
+    const conn = view.connections.get(bend.dataset.conn ?? "");
     if (!conn) return;
     const after = conn.bendpoints.filter((_, i) => i !== Number(bend.dataset.index));
     changeGeometry("Remove bendpoint", [], [{ id: conn.id, before: conn.bendpoints, after }]);
@@ -296,7 +306,9 @@ export function Canvas(props: CanvasProps) {
 
   const onWheel = (e: WheelEvent) => {
     e.preventDefault();
-    const r = svgRef.current!.getBoundingClientRect();
+    const svg = svgRef.current;
+    if (!svg) return;
+    const r = svg.getBoundingClientRect();
     if (e.ctrlKey || e.metaKey) {
       const zoom = Math.min(4, Math.max(0.1, viewport.zoom * Math.exp(-e.deltaY / 300)));
       const sx = e.clientX - r.left;
@@ -372,7 +384,8 @@ export function Canvas(props: CanvasProps) {
       >
         <g class="nodes">
           {view.order.map((id) => {
-            const n = view.nodes.get(id)!;
+            const n = view.nodes.get(id);
+            if (!n) return null;
             const html = resizing?.node.id === id ? nodeHtml(id, resizing.box) : nodeHtml(id);
             const moved = offset?.ids.has(id);
             return (
@@ -380,8 +393,8 @@ export function Canvas(props: CanvasProps) {
                 key={id}
                 id={id}
                 html={html}
-                dx={moved ? offset!.dx : 0}
-                dy={moved ? offset!.dy : 0}
+                dx={moved && offset ? offset.dx : 0}
+                dy={moved && offset ? offset.dy : 0}
                 label={elementLabel(n, elements)}
               />
             );

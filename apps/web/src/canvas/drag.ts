@@ -49,10 +49,9 @@ export function intersects(a: Rect, b: Rect): boolean {
 /** The middle of each segment of a polyline: dragging one adds a bendpoint there. */
 export function segmentMiddles(points: Point[]): Point[] {
   const out: Point[] = [];
-  for (let i = 0; i + 1 < points.length; i++) {
-    const a = points[i]!;
-    const b = points[i + 1]!;
-    out.push({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+  for (const [i, a] of points.entries()) {
+    const b = points[i + 1];
+    if (b) out.push({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
   }
   return out;
 }

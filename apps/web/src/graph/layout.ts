@@ -34,8 +34,8 @@ export function forceLayout(ids: string[], edges: [string, string][], iterations
       for (let gx = cx - 1; gx <= cx + 1; gx++)
         for (let gy = cy - 1; gy <= cy + 1; gy++)
           for (const j of grid.get(`${gx},${gy}`) ?? []) {
-            if (j === i) continue;
-            const o = nodes[j]!;
+            const o = nodes[j];
+            if (j === i || !o) continue;
             let dx = n.x - o.x;
             let dy = n.y - o.y;
             let d2 = dx * dx + dy * dy;
@@ -50,8 +50,9 @@ export function forceLayout(ids: string[], edges: [string, string][], iterations
           }
     }
     for (const [a, b] of links) {
-      const n = nodes[a]!;
-      const o = nodes[b]!;
+      const n = nodes[a];
+      const o = nodes[b];
+      if (!n || !o) continue;
       const dx = o.x - n.x;
       const dy = o.y - n.y;
       const d = Math.sqrt(dx * dx + dy * dy) || 1;

@@ -115,7 +115,7 @@ function CreateTokenDialog(props: { onClose: () => void; onCreated: (t: CreatedA
 /** The secret, once, and the MCP client configurations filled in with it. */
 function CreatedTokenDialog(props: { token: CreatedApiToken; onClose: () => void }) {
   const [kind, setKind] = useState<McpClientKind>("mcpServers");
-  const client = MCP_CLIENTS.find((c) => c.kind === kind) ?? MCP_CLIENTS[0]!;
+  const client = MCP_CLIENTS.find((c) => c.kind === kind) ?? MCP_CLIENTS[0];
   return (
     <Dialog title="API token created" onClose={props.onClose} wide>
       <div class="dialog-body">

@@ -5,7 +5,10 @@
  */
 export type McpClientKind = "mcpServers" | "vscode" | "mcp-remote";
 
-export const MCP_CLIENTS: { kind: McpClientKind; label: string; where: string }[] = [
+type McpClient = { kind: McpClientKind; label: string; where: string };
+
+/** Never empty: the first is the default choice. */
+export const MCP_CLIENTS: [McpClient, ...McpClient[]] = [
   {
     kind: "mcpServers",
     label: "Claude Code, Cursor, Windsurf and other mcpServers clients",
