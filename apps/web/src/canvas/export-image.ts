@@ -28,7 +28,8 @@ export async function downloadViewImage(viewId: string, name: string, format: "s
     const canvas = document.createElement("canvas");
     canvas.width = Math.max(1, img.naturalWidth * scale);
     canvas.height = Math.max(1, img.naturalHeight * scale);
-    const g = canvas.getContext("2d")!;
+    const g = canvas.getContext("2d");
+    if (!g) throw new Error("The browser could not draw the PNG.");
     g.scale(scale, scale);
     g.drawImage(img, 0, 0);
     const png = await new Promise<Blob | null>((r) => canvas.toBlob(r, "image/png"));

@@ -191,7 +191,8 @@ async function deleteAll(viewId: string, nodes: FlatNode[], connections: FlatCon
   const nodeIds = new Set(nodes.map((n) => n.id));
   // Deleting a node takes its nested nodes and attached connections with it on the server.
   const topNodes = nodes.filter((n) => !n.parentId || !nodeIds.has(n.parentId));
-  const attached = new Set(connectionsTouching(editor.get().view!, nodeIds).map((c) => c.id));
+  const view = editor.get().view;
+  const attached = new Set(view ? connectionsTouching(view, nodeIds).map((c) => c.id) : []);
   for (const c of connections)
     if (!attached.has(c.id)) await api.del(path(viewId, `/connections/${encodeURIComponent(c.id)}`)).catch(ignoreGone);
   await Promise.all(topNodes.map((n) => api.del(path(viewId, `/nodes/${encodeURIComponent(n.id)}`)).catch(ignoreGone)));
@@ -237,7 +238,7 @@ export async function deleteFromView(ids: Iterable<string>) {
     if (c) conns.set(id, c);
   }
   for (const c of connectionsTouching(view, new Set(conns.keys()))) conns.set(c.id, c);
-  const nodes = view.order.filter((id) => nodeIds.has(id)).map((id) => view.nodes.get(id)!);
+  const nodes = view.order.filter((id) => nodeIds.has(id)).flatMap((id) => view.nodes.get(id) ?? []);
   const connections = [...view.connections.values()].filter((c) => conns.has(c.id));
   if (nodes.length === 0 && connections.length === 0) return;
   const ok = await guarded(view.id, () => deleteAll(view.id, nodes, connections));

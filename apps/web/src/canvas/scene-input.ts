@@ -36,8 +36,8 @@ export function boxesOf(
     const r = resized?.get(n.id);
     const moved = offset?.ids.has(n.id);
     boxes.set(n.id, {
-      x: (r?.x ?? n.x) + (moved ? offset!.dx : 0),
-      y: (r?.y ?? n.y) + (moved ? offset!.dy : 0),
+      x: (r?.x ?? n.x) + (moved && offset ? offset.dx : 0),
+      y: (r?.y ?? n.y) + (moved && offset ? offset.dy : 0),
       w: r?.w ?? n.w,
       h: r?.h ?? n.h,
       shape: shapeOf(n, type),

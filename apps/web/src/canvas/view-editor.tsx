@@ -175,7 +175,8 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
       const at = order.findIndex((id) => sel.has(id));
       const step = e.key === "]" ? 1 : -1;
       const next = at < 0 ? (step > 0 ? 0 : order.length - 1) : (at + step + order.length) % order.length;
-      setSelected([order[next]!]);
+      const chosen = order[next];
+      if (chosen) setSelected([chosen]);
     } else if (e.key === "Escape") {
       editor.set((s) => ({ ...s, selected: new Set(), placing: null, connecting: false }));
     } else if ((e.key === "Delete" || e.key === "Backspace") && !props.readOnly && sel.size) {

@@ -141,5 +141,5 @@ export function connectionsTouching(state: ViewState, ids: Set<string>): FlatCon
       }
     }
   }
-  return [...hit].map((id) => state.connections.get(id)!).filter(Boolean);
+  return [...hit].flatMap((id) => state.connections.get(id) ?? []);
 }

@@ -402,9 +402,9 @@ export function PropertiesPanel(props: { editable: boolean }) {
   let shown = selection;
   let viewObject: { nodeId: string; kind: string; label: string } | null = null;
   if (canvasSel.size === 1 && view) {
-    const [id] = canvasSel;
-    const n = view.nodes.get(id!);
-    const c = view.connections.get(id!);
+    const [id = ""] = canvasSel;
+    const n = view.nodes.get(id);
+    const c = view.connections.get(id);
     if (n?.element_id) shown = { kind: "element", id: n.element_id };
     else if (n) viewObject = { nodeId: n.id, kind: n.kind, label: n.label ?? "" };
     else if (c?.relationship_id) shown = { kind: "relationship", id: c.relationship_id };

@@ -1,4 +1,5 @@
 import { type Database, type DbOrTx, type GraphCounts, sql } from "@ams/db";
+import { mustExist } from "@ams/shared";
 
 export type JobState = "queued" | "running" | "succeeded" | "failed";
 
@@ -25,7 +26,7 @@ export async function insertJob(
   const [row] = await database.rows<GraphJobRow>(
     sql`insert into graph_jobs (workspace_id, requested_by) values (${workspaceId}, ${requestedBy}) returning ${COLUMNS}`,
   );
-  return row!;
+  return mustExist(row, "the inserted graph job");
 }
 
 export async function getJob(
