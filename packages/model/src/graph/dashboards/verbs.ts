@@ -2,7 +2,8 @@ import { sql } from "@ams/db";
 import { AppError, invalid, notFound } from "@ams/shared";
 import { z } from "zod";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../../context.ts";
-import type { ListPage, ListWindow } from "../../list-shape.ts";
+import type { ListWindow } from "../../list-shape.ts";
+import type { DashboardListPage } from "../../pages.ts";
 import { withArticle } from "../../words.ts";
 import { parseReadQuery } from "../cypher/parse.ts";
 import type { GraphDeps } from "../deps.ts";
@@ -10,7 +11,7 @@ import { runScopedQuery } from "../explore.ts";
 import { withQuerySlot } from "../query-slots.ts";
 import type { Dashboard, DashboardRun, PanelRun } from "../schemas.ts";
 import { coerceParameter, validateDefinition } from "./definition.ts";
-import { type DashboardListItem, toDashboardListItem } from "./list-item.ts";
+import { toDashboardListItem } from "./list-item.ts";
 import {
   appendRevision,
   getRow,
@@ -65,7 +66,7 @@ export async function listDashboards({ ctx, input }: Verb<DashboardPageQuery | u
 export async function pageDashboards({
   ctx,
   input,
-}: Verb<ListWindow & { include?: readonly ("parameters" | "panels")[] }>): Promise<ListPage<DashboardListItem>> {
+}: Verb<ListWindow & { include?: readonly ("parameters" | "panels")[] }>): Promise<DashboardListPage> {
   requireCapability(ctx, "model:read");
   const include = input.include ?? [];
   const page = await pageRows(ctx.database, requireOrganization(ctx), input, {
