@@ -1,9 +1,10 @@
 import { notFound } from "@ams/shared";
 import { type SQL, sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
-import { type ListWindow, readWindow } from "../list-shape.ts";
+import type { ListWindow } from "../list-shape.ts";
 import type { ViewReferencePage } from "../pages.ts";
 import { ownPropertiesLateral, propsFromJson } from "../properties/values.ts";
+import { viewReferences, viewReferencesWindow } from "../views/references.ts";
 import type { ViewReference } from "../views/schemas.ts";
 import { type ElementRow, getElementRow, toElement } from "./internal.ts";
 import type { Element } from "./schemas.ts";
@@ -29,9 +30,7 @@ export async function getElementViews({ ctx, input }: Verb<{ id: string }>): Pro
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getElementRow(ctx.database, ws, input.id);
-  return ctx.database.rows<ViewReference>(
-    sql`select ${VIEW_REFERENCE} from views v where ${showing(ws, input.id)} order by v.ord`,
-  );
+  return viewReferences(ctx.database, showing(ws, input.id));
 }
 
 /** One window of the views showing the element, read in the database, and how many there are (MCP paging). */
@@ -39,15 +38,8 @@ export async function pageElementViews({ ctx, input }: Verb<{ id: string } & Lis
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getElementRow(ctx.database, ws, input.id);
-  return readWindow<ViewReference>(
-    ctx.database,
-    sql`select ${VIEW_REFERENCE} from views v where ${showing(ws, input.id)} order by v.ord`,
-    sql`select count(*)::int as n from views v where ${showing(ws, input.id)}`,
-    input,
-  );
+  return viewReferencesWindow(ctx.database, showing(ws, input.id), input);
 }
-
-const VIEW_REFERENCE = sql`v.id, v.name, v.viewpoint, v.documentation`;
 
 const showing = (ws: string, elementId: string) =>
   sql`v.workspace_id = ${ws} and exists (select 1 from view_nodes n

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
-import { type ListWindow, readWindow } from "../list-shape.ts";
+import type { ListWindow } from "../list-shape.ts";
 import type { ViewReferencePage } from "../pages.ts";
 import { readProperties } from "../properties/values.ts";
+import { viewReferences, viewReferencesWindow } from "../views/references.ts";
 import type { ViewReference } from "../views/schemas.ts";
 import { getRelationshipRow, toRelationship } from "./internal.ts";
 import type { Relationship } from "./schemas.ts";
@@ -22,9 +23,7 @@ export async function getRelationshipViews({ ctx, input }: Verb<{ id: string }>)
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getRelationshipRow(ctx.database, ws, input.id);
-  return ctx.database.rows<ViewReference>(
-    sql`select ${VIEW_REFERENCE} from views v where ${drawing(ws, input.id)} order by v.ord`,
-  );
+  return viewReferences(ctx.database, drawing(ws, input.id));
 }
 
 /** One window of the views drawing the relationship, read in the database, and how many there are (MCP paging). */
@@ -35,15 +34,8 @@ export async function pageRelationshipViews({
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   await getRelationshipRow(ctx.database, ws, input.id);
-  return readWindow<ViewReference>(
-    ctx.database,
-    sql`select ${VIEW_REFERENCE} from views v where ${drawing(ws, input.id)} order by v.ord`,
-    sql`select count(*)::int as n from views v where ${drawing(ws, input.id)}`,
-    input,
-  );
+  return viewReferencesWindow(ctx.database, drawing(ws, input.id), input);
 }
-
-const VIEW_REFERENCE = sql`v.id, v.name, v.viewpoint, v.documentation`;
 
 const drawing = (ws: string, relationshipId: string) =>
   sql`v.workspace_id = ${ws} and exists (select 1 from connections c
