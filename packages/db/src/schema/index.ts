@@ -11,6 +11,7 @@ export * from "./login-attempts.ts";
 export * from "./memberships.ts";
 export * from "./oauth.ts";
 export * from "./organizations.ts";
+export * from "./password-reset-tokens.ts";
 export * from "./plugin-states.ts";
 export * from "./property-definitions.ts";
 export * from "./property-values.ts";
