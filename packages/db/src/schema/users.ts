@@ -15,6 +15,8 @@ export const users = pgTable("users", {
   displayUsername: text("display_username"),
   role: text("role").notNull().default("user"),
   mustChangePassword: boolean("must_change_password").notNull().default(false),
+  /** Signs in with a second step (TOTP or a recovery code); better-auth's two-factor plugin field, both profiles. */
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
   /** better-auth admin plugin: a banned user cannot sign in in the session profile. */
   banned: boolean("banned").notNull().default(false),
   banReason: text("ban_reason"),
