@@ -4,6 +4,7 @@ import { createAuthenticator } from "./auth/authenticate.ts";
 import { createLocalDirectory } from "./auth/directory.ts";
 import { createLoginLimiter } from "./auth/login-limit.ts";
 import { createAccessTokenRevocations } from "./auth/revocations.ts";
+import { refuseDisabledUsers } from "./auth/user-state.ts";
 import type { ControlContext } from "./context.ts";
 import type { ControlDeps } from "./deps.ts";
 import { invitationServices } from "./invitations/services.ts";
@@ -25,14 +26,16 @@ export function createControlContext(deps: ControlDeps): ControlContext {
     clock,
     health: deps.health ?? {},
     accessTokens,
-    authenticate:
+    authenticate: refuseDisabledUsers(
+      deps.database,
       session?.lookup.authenticate ??
-      createAuthenticator({
-        database: deps.database,
-        verifiers: [accessTokens.verify, ...(deps.accessTokenVerifiers ?? [])],
-        clock,
-        revocations,
-      }),
+        createAuthenticator({
+          database: deps.database,
+          verifiers: [accessTokens.verify, ...(deps.accessTokenVerifiers ?? [])],
+          clock,
+          revocations,
+        }),
+    ),
     revocations,
     limiter: createLoginLimiter(deps.database, clock),
     directory: deps.directory ?? createLocalDirectory(deps.database),

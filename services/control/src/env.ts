@@ -92,6 +92,13 @@ const EnvSchema = z.object({
     .min(1)
     .max(24 * 365)
     .default(168),
+  /** How long audit events are kept (days); older ones are purged hourly (audit/purge.ts). */
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100 * 365)
+    .default(365),
   /** External identity provider (Keycloak-compatible OIDC); checked for completeness in sso/config.ts. */
   /** The built browser UI; default apps/web/dist of this checkout. */
   WEB_DIR: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),

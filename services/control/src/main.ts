@@ -3,6 +3,7 @@ import { openDatabase } from "@ams/db";
 import { createLogger, createServiceTokens, listenHost, type ServiceKeys, serviceKeysFromEnv } from "@ams/shared";
 import { createServiceMetrics, registerDatabaseMetrics, runHttpService, runtimeSettings } from "@ams/shared/http";
 import { createControlApp } from "./app.ts";
+import { startAuditPurge } from "./audit/purge.ts";
 import { parseEnv } from "./env.ts";
 import { createHttpUpstream, remoteHealthProbes } from "./gateway/http-upstream.ts";
 import { seedDemoModel } from "./seed/demo-model.ts";
@@ -42,6 +43,12 @@ if (env.DEMO_SEED) {
   if (warnings)
     log.info(`seeded the demo model${warnings.length ? ` (${warnings.length} warnings: ${warnings.join("; ")})` : ""}`);
 }
+const stopAuditPurge = startAuditPurge({
+  database,
+  retentionDays: env.AUDIT_RETENTION_DAYS,
+  clock: () => new Date(),
+  log,
+});
 const tokens = createServiceTokens(keys);
 const local = await composeStandalone({ env, database, tokens, split: Boolean(env.TENANT_URL), log });
 const metrics = createServiceMetrics("control");
@@ -74,6 +81,7 @@ runHttpService({
   // start). Split: control runs no worker and this resolves at once.
   stopWork: (deadline) => local.stopWork(deadline),
   close: async () => {
+    stopAuditPurge();
     await local.close();
     await database.close();
   },

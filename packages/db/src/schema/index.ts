@@ -1,5 +1,6 @@
 export * from "./accounts.ts";
 export * from "./api-tokens.ts";
+export * from "./audit-events.ts";
 export * from "./connections.ts";
 export * from "./dashboards.ts";
 export * from "./data-repairs.ts";

@@ -27,7 +27,7 @@ type Row = {
  * Resolves a personal API token in one indexed query (by SHA-256, never a slow hash): the owner, the live
  * membership role in the token's organization, whether that organization is enabled, and the workspace to act on
  * (pinned, else the owner's selection inside the organization, else its first workspace).
- * Revoked or expired tokens resolve to null.
+ * Revoked or expired tokens, and tokens of a disabled owner, resolve to null.
  */
 export async function lookupApiToken(database: Database, token: string, now: Date): Promise<Principal | null> {
   if (!looksLikeApiToken(token)) return null;
@@ -56,6 +56,7 @@ export async function lookupApiToken(database: Database, token: string, now: Dat
     left join user_selections s on s.user_id = t.user_id
     where t.token_hash = ${sha256Hex(token)}
       and t.revoked_at is null
+      and not u.banned
       and (t.expires_at is null or t.expires_at > ${now.toISOString()}::timestamptz)`,
   );
   if (!row) return null;

@@ -7,6 +7,7 @@ import {
 } from "@ams/shared/http";
 import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { clientIp } from "../auth/client-ip.ts";
 import type { ControlContext } from "../context.ts";
 import { routeTable } from "../gateway/routes.ts";
 import { type ContextOf, verbContext, type Who } from "../verbs/context.ts";
@@ -45,7 +46,13 @@ export function controlRoute<
     register(app, services) {
       assertGatewayAgrees(contract.method, contract.path, contract.who);
       registerRoute(app, contract, (c, input) =>
-        run({ ctx: verbContext(services, c.var.access, contract.who), c, ...input }),
+        run({
+          ctx: verbContext(services, c.var.access, contract.who, {
+            address: clientIp(c, services.env.TRUST_PROXY_HOPS),
+          }),
+          c,
+          ...input,
+        }),
       );
     },
   };

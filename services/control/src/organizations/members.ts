@@ -1,6 +1,7 @@
 import { apiTokens, type Database, type DbOrTx, memberships, organizations, users } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { type AuditBy, recordAuditEvent } from "../audit/record.ts";
 import type { UserDirectory } from "../auth/directory.ts";
 import type { MemberRole } from "./schemas.ts";
 
@@ -27,15 +28,25 @@ export async function addMember(
   organizationId: string,
   input: { username: string; role: MemberRole },
   now: Date,
+  by: AuditBy,
 ): Promise<MemberView> {
   const account = await directory.findByUsername(input.username);
   if (!account) throw invalid("username", "no account has this username; invite the person by e-mail instead");
-  const inserted = await database.db
-    .insert(memberships)
-    .values({ organizationId, userId: account.id, role: input.role, createdAt: now })
-    .onConflictDoNothing()
-    .returning({ userId: memberships.userId });
-  if (inserted.length === 0) throw new AppError("CONFLICT", `'${account.username}' is already a member`);
+  await database.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(memberships)
+      .values({ organizationId, userId: account.id, role: input.role, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ userId: memberships.userId });
+    if (inserted.length === 0) throw new AppError("CONFLICT", `'${account.username}' is already a member`);
+    await recordAuditEvent(tx, {
+      ...by,
+      kind: "member.added",
+      organizationId,
+      target: { id: account.id, name: account.username },
+      details: { role: input.role },
+    });
+  });
   return { userId: account.id, username: account.username, name: account.name, role: input.role };
 }
 
@@ -45,6 +56,7 @@ export function updateMemberRole(
   organizationId: string,
   userId: string,
   role: MemberRole,
+  by: AuditBy,
 ): Promise<MemberView> {
   return database.db.transaction(async (tx) => {
     const current = await lockMember(tx, organizationId, userId);
@@ -57,6 +69,15 @@ export function updateMemberRole(
       .select({ username: users.username, name: users.name })
       .from(users)
       .where(eq(users.id, userId));
+    if (current.role !== role) {
+      await recordAuditEvent(tx, {
+        ...by,
+        kind: "member.role_changed",
+        organizationId,
+        target: { id: userId, name: user?.username ?? userId },
+        details: { from: current.role, to: role },
+      });
+    }
     return { userId, username: user?.username ?? "", name: user?.name ?? "", role };
   });
 }
@@ -65,9 +86,23 @@ export function updateMemberRole(
  * Removes a member (self-removal included); removing the last owner is refused (409). The member's API tokens
  * for this organization are revoked with the membership.
  */
-export function removeMember(database: Database, organizationId: string, userId: string, now: Date): Promise<void> {
+export function removeMember(
+  database: Database,
+  organizationId: string,
+  userId: string,
+  now: Date,
+  by: AuditBy,
+): Promise<void> {
   return database.db.transaction(async (tx) => {
     const current = await lockMember(tx, organizationId, userId);
+    const [user] = await tx.select({ username: users.username }).from(users).where(eq(users.id, userId));
+    await recordAuditEvent(tx, {
+      ...by,
+      kind: "member.removed",
+      organizationId,
+      target: { id: userId, name: user?.username ?? userId },
+      details: { role: current.role },
+    });
     if (current.role === "owner") await refuseLastOwner(tx, organizationId, "remove");
     await tx
       .delete(memberships)

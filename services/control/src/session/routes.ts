@@ -1,7 +1,8 @@
 import { AppError } from "@ams/shared";
 import type { Context } from "hono";
+import { recordAuditEvent, subjectOf } from "../audit/record.ts";
 import { clientIp } from "../auth/client-ip.ts";
-import { normalizeUsername } from "../auth/users.ts";
+import { findUserByUsername, normalizeUsername } from "../auth/users.ts";
 import type { ControlContext } from "../context.ts";
 import type { App } from "../http/app-env.ts";
 import { registerControlRoutes } from "../http/route.ts";
@@ -60,9 +61,18 @@ export function registerSessionAuthRoutes(app: App, ctx: ControlContext): void {
     // Without a username better-auth answers the validation error; nothing to count.
     if (typeof name !== "string" || !name.trim()) return withoutSessionToken(await session.auth.handler(request));
     const ip = clientIp(c, ctx.env.TRUST_PROXY_HOPS);
-    const attempt = await ctx.limiter.begin({ username: normalizeUsername(name), ip });
+    const attempt = await ctx.limiter.begin({ username: normalizeUsername(name), ip }).catch(async (err: unknown) => {
+      await recordAuditEvent(ctx.database.db, {
+        kind: "sign_in.failed",
+        actor: null,
+        address: ip,
+        details: { username: normalizeUsername(name), reason: "rate_limited", method: "password" },
+      });
+      throw err;
+    });
     const response = await session.auth.handler(request);
     if (response.ok) await attempt.succeeded();
+    await auditSignIn(ctx, response, normalizeUsername(name), ip);
     return withoutSessionToken(response);
   });
   for (const allowed of ALLOWED_BETTER_AUTH) {
@@ -74,11 +84,43 @@ export function registerSessionAuthRoutes(app: App, ctx: ControlContext): void {
       const before = allowed.ends ? await session.lookup.authenticate(c).catch(() => null) : null;
       const response = await passThrough(session.auth, canonical(c, path));
       if (before) session.lookup.forgetUser(before.userId);
+      if (before && response.ok && allowed.path === "/change-password") {
+        await recordAuditEvent(ctx.database.db, {
+          kind: "password.changed",
+          actor: subjectOf(before),
+          target: subjectOf(before),
+          address: clientIp(c, ctx.env.TRUST_PROXY_HOPS),
+        });
+      }
       return response;
     });
   }
   app.all(`${SESSION_BASE_PATH}/*`, () => {
     throw notFound();
+  });
+}
+
+/** The audit event of a username sign-in: who succeeded, or which account (if any) failed and why. */
+async function auditSignIn(ctx: ControlContext, response: Response, username: string, address: string) {
+  const user = await findUserByUsername(ctx.database.db, username);
+  const subject = user && { id: user.id, name: user.username };
+  if (response.ok && subject) {
+    await recordAuditEvent(ctx.database.db, {
+      kind: "sign_in.succeeded",
+      actor: subject,
+      target: subject,
+      address,
+      details: { method: "password" },
+    });
+    return;
+  }
+  const reason = response.status === 403 && user?.banned ? "disabled" : "invalid_credentials";
+  await recordAuditEvent(ctx.database.db, {
+    kind: "sign_in.failed",
+    actor: null,
+    target: subject,
+    address,
+    details: { username, reason, method: "password" },
   });
 }
 

@@ -2,10 +2,11 @@ import { memberships, organizations, users } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
 import { asc, eq } from "drizzle-orm";
 import type { AuthOptions, ChangePasswordInput, Profile, SignInInput } from "../accounts/schemas.ts";
+import { recordAnonymousEvent, recordCallerEvent, subjectOf } from "../audit/record.ts";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../auth/passwords.ts";
 import type { Identity } from "../auth/principal.ts";
 import { revokeAllSessions } from "../auth/refresh-tokens.ts";
-import { findLocalCredential, identityOf, normalizeUsername, setLocalPassword } from "../auth/users.ts";
+import { findLocalCredential, identityOf, normalizeUsername, setLocalPassword, type UserRow } from "../auth/users.ts";
 import { resolveActive } from "../gateway/resolve.ts";
 import { providerSignInEnabled } from "../session/providers.ts";
 import type { PublicContext, SignedInContext } from "./context.ts";
@@ -64,18 +65,44 @@ export async function signIn({
 }): Promise<Identity> {
   if (ctx.session) throw new AppError("FORBIDDEN", "Local sign-in is off: this deployment uses the session profile");
   const username = normalizeUsername(input.username);
-  const attempt = await ctx.limiter.begin({ username, ip: input.clientIp });
+  const failed = (reason: string, target: UserRow | null = null) =>
+    recordAnonymousEvent(ctx, {
+      kind: "sign_in.failed",
+      target: target && { id: target.id, name: target.username },
+      details: { username, reason, method: "password" },
+    });
+  const attempt = await ctx.limiter.begin({ username, ip: input.clientIp }).catch(async (err: unknown) => {
+    await failed("rate_limited");
+    throw err;
+  });
   const found = await findLocalCredential(ctx.database.db, username);
   if (!found) {
     await burnPasswordCheck(input.password);
+    await failed("invalid_credentials");
     throw invalidCredentials();
   }
-  if (!(await verifyPassword(found.passwordHash, input.password))) throw invalidCredentials();
+  if (!(await verifyPassword(found.passwordHash, input.password))) {
+    await failed("invalid_credentials", found.user);
+    throw invalidCredentials();
+  }
+  if (found.user.banned) {
+    await failed("disabled", found.user);
+    throw accountDisabled();
+  }
   await attempt.succeeded();
+  await recordAnonymousEvent(ctx, {
+    kind: "sign_in.succeeded",
+    actor: { id: found.user.id, name: found.user.username },
+    target: { id: found.user.id, name: found.user.username },
+    details: { method: "password" },
+  });
   return identityOf(found.user);
 }
 
 const invalidCredentials = () => new AppError("UNAUTHENTICATED", "Invalid username or password");
+/** The password was right but the platform admin disabled the account. */
+export const accountDisabled = () =>
+  new AppError("FORBIDDEN", "This account is disabled; ask your platform administrator");
 
 function requireLocalAccount(ctx: SignedInContext): void {
   if (ctx.principal.provider !== "local") {
@@ -122,6 +149,7 @@ export async function changePassword({
     return row;
   });
   if (!user) throw new AppError("UNAUTHENTICATED", "The account no longer exists");
+  await recordCallerEvent(ctx, { kind: "password.changed", target: subjectOf(principal) });
   return identityOf(user);
 }
 

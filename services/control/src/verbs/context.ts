@@ -12,8 +12,10 @@ import type { ControlContext } from "../context.ts";
  */
 export type Who = "public" | "signed-in" | "member";
 
-export type PublicContext = ControlContext;
-export type SignedInContext = ControlContext & { principal: Principal; access: Access };
+/** The client's address (auth/client-ip.ts), for the audit trail; absent when a verb is called outside a request. */
+export type RequestFacts = { address?: string };
+export type PublicContext = ControlContext & RequestFacts;
+export type SignedInContext = PublicContext & { principal: Principal; access: Access };
 export type MemberContext = SignedInContext & { organizationId: string; role: OrgRole };
 
 export type ContextOf<W extends Who> = W extends "member"
@@ -23,12 +25,17 @@ export type ContextOf<W extends Who> = W extends "member"
     : PublicContext;
 
 /** The verb context for `who`, from the gateway's decision; a request the gateway did not resolve is refused. */
-export function verbContext<W extends Who>(services: ControlContext, access: Access | undefined, who: W): ContextOf<W> {
-  if (who === "public") return services as ContextOf<W>;
+export function verbContext<W extends Who>(
+  services: ControlContext,
+  access: Access | undefined,
+  who: W,
+  facts: RequestFacts = {},
+): ContextOf<W> {
+  if (who === "public") return (facts.address === undefined ? services : { ...services, ...facts }) as ContextOf<W>;
   const principal = access?.principal;
   if (!access || !principal) throw new AppError("UNAUTHENTICATED", "Authentication required");
-  if (who === "signed-in") return { ...services, principal, access } as ContextOf<W>;
+  if (who === "signed-in") return { ...services, ...facts, principal, access } as ContextOf<W>;
   const { organizationId, role } = access;
   if (!organizationId || !role) throw new AppError("FORBIDDEN", "This route acts in an organization you belong to");
-  return { ...services, principal, access, organizationId, role } as ContextOf<W>;
+  return { ...services, ...facts, principal, access, organizationId, role } as ContextOf<W>;
 }

@@ -1,3 +1,4 @@
+import { auditByCaller } from "../audit/record.ts";
 import * as members from "../organizations/members.ts";
 import { assertProfileRole } from "../organizations/profile-roles.ts";
 import type { Member, MemberRole } from "../organizations/schemas.ts";
@@ -17,7 +18,7 @@ export function addMember({
   input: { username: string; role: MemberRole };
 }): Promise<Member> {
   assertProfileRole(ctx.env, input.role);
-  return members.addMember(ctx.database, ctx.directory, ctx.organizationId, input, ctx.clock());
+  return members.addMember(ctx.database, ctx.directory, ctx.organizationId, input, ctx.clock(), auditByCaller(ctx));
 }
 
 /** Changes a member's role; demoting the last owner is refused (409). */
@@ -29,10 +30,10 @@ export function updateMemberRole({
   input: { userId: string; role: MemberRole };
 }): Promise<Member> {
   assertProfileRole(ctx.env, input.role);
-  return members.updateMemberRole(ctx.database, ctx.organizationId, input.userId, input.role);
+  return members.updateMemberRole(ctx.database, ctx.organizationId, input.userId, input.role, auditByCaller(ctx));
 }
 
 /** Removes a member (self-removal included) and their API tokens of the organization; never the last owner. */
 export function removeMember({ ctx, input }: { ctx: MemberContext; input: { userId: string } }): Promise<void> {
-  return members.removeMember(ctx.database, ctx.organizationId, input.userId, ctx.clock());
+  return members.removeMember(ctx.database, ctx.organizationId, input.userId, ctx.clock(), auditByCaller(ctx));
 }

@@ -1,6 +1,7 @@
 import { memberships, organizations } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
 import { asc, eq } from "drizzle-orm";
+import { auditByCaller, recordCallerEvent } from "../audit/record.ts";
 import { isUuid } from "../gateway/resolve.ts";
 import { isUniqueViolation } from "../http/db-errors.ts";
 import { requireOrganization } from "../organizations/existing.ts";
@@ -53,6 +54,16 @@ export async function createOrganization({
     if (owner) {
       await tx.insert(memberships).values({ organizationId: org.id, userId: owner.id, role: "owner", createdAt: now });
     }
+    await recordCallerEvent(
+      ctx,
+      {
+        kind: "organization.created",
+        organizationId: org.id,
+        target: owner && { id: owner.id, name: owner.username },
+        details: { name: org.name, slug: org.slug },
+      },
+      tx,
+    );
     return org;
   });
   const row = await create.catch((err: unknown) => {
@@ -89,6 +100,7 @@ export async function updatePlatformOrganization({
     ? await ctx.database.db.update(organizations).set(changes).where(eq(organizations.id, input.id)).returning()
     : [];
   if (!row) throw new AppError("NOT_FOUND", "Organization not found");
+  await recordCallerEvent(ctx, { kind: "organization.updated", organizationId: row.id, details: changes });
   return toOrganization(row);
 }
 
@@ -107,9 +119,15 @@ export async function deleteOrganization({
     ? await ctx.database.db
         .delete(organizations)
         .where(eq(organizations.id, input.id))
-        .returning({ id: organizations.id })
+        .returning({ id: organizations.id, name: organizations.name, slug: organizations.slug })
     : [];
-  if (deleted.length === 0) throw new AppError("NOT_FOUND", "Organization not found");
+  const [gone] = deleted;
+  if (!gone) throw new AppError("NOT_FOUND", "Organization not found");
+  await recordCallerEvent(ctx, {
+    kind: "organization.deleted",
+    organizationId: gone.id,
+    details: { name: gone.name, slug: gone.slug },
+  });
 }
 
 export async function listOrganizationMembers({
@@ -132,7 +150,7 @@ export async function addOrganizationMember({
 }): Promise<Member> {
   assertProfileRole(ctx.env, input.role);
   const organizationId = await requireOrganization(ctx.database, input.id);
-  return members.addMember(ctx.database, ctx.directory, organizationId, input, ctx.clock());
+  return members.addMember(ctx.database, ctx.directory, organizationId, input, ctx.clock(), auditByCaller(ctx));
 }
 
 export async function updateOrganizationMember({
@@ -144,7 +162,7 @@ export async function updateOrganizationMember({
 }): Promise<Member> {
   assertProfileRole(ctx.env, input.role);
   const organizationId = await requireOrganization(ctx.database, input.id);
-  return members.updateMemberRole(ctx.database, organizationId, input.userId, input.role);
+  return members.updateMemberRole(ctx.database, organizationId, input.userId, input.role, auditByCaller(ctx));
 }
 
 export async function removeOrganizationMember({
@@ -155,5 +173,5 @@ export async function removeOrganizationMember({
   input: { id: string; userId: string };
 }): Promise<void> {
   const organizationId = await requireOrganization(ctx.database, input.id);
-  await members.removeMember(ctx.database, organizationId, input.userId, ctx.clock());
+  await members.removeMember(ctx.database, organizationId, input.userId, ctx.clock(), auditByCaller(ctx));
 }
