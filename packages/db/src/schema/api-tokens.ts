@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations.ts";
 import { users } from "./users.ts";
 import { workspaces } from "./workspaces.ts";
@@ -6,7 +6,8 @@ import { workspaces } from "./workspaces.ts";
 /**
  * Personal API tokens. Only the SHA-256 of the clear token is stored (looked up by it, never by a slow hash); the
  * role is never stored but re-resolved from the membership on each request. Deleting a pinned workspace deletes
- * its tokens rather than widening them to the whole organization.
+ * its tokens rather than widening them to the whole organization. A token an MCP client obtained through OAuth is
+ * `mcp_only`: the gateway accepts it on the MCP endpoint alone.
  */
 export const apiTokens = pgTable(
   "api_tokens",
@@ -26,6 +27,7 @@ export const apiTokens = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    mcpOnly: boolean("mcp_only").notNull().default(false),
   },
   (t) => [index("api_tokens_user_idx").on(t.userId)],
 );

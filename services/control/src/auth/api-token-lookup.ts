@@ -21,6 +21,7 @@ type Row = {
   email: string;
   email_verified: boolean;
   must_change_password: boolean;
+  mcp_only: boolean;
 };
 
 /**
@@ -34,7 +35,7 @@ export async function lookupApiToken(database: Database, token: string, now: Dat
   const seen = workspaceVisible("w", sql`t.user_id`, sql`m.role`);
   const [row] = await database.rows<Row>(
     sql`
-    select t.id as token_id, t.organization_id, t.workspace_id as pinned_workspace_id,
+    select t.id as token_id, t.organization_id, t.mcp_only, t.workspace_id as pinned_workspace_id,
       coalesce(
         t.workspace_id,
         (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = t.organization_id
@@ -79,6 +80,7 @@ export async function lookupApiToken(database: Database, token: string, now: Dat
       role: asOrgRole(row.role),
       teamIds: row.team_ids ?? [],
       workspaceVisible: row.workspace_visible,
+      mcpOnly: row.mcp_only,
     },
   };
 }

@@ -36,6 +36,8 @@ export type ApiTokenGrant = {
   teamIds: string[];
   /** False when the pinned workspace is assigned to teams the owner is not in (and they are no owner/admin). */
   workspaceVisible: boolean;
+  /** Issued to an MCP client through OAuth: valid on the MCP endpoint only. */
+  mcpOnly: boolean;
 };
 
 export type Principal = Identity & { apiToken: ApiTokenGrant | null };

@@ -65,6 +65,13 @@ export async function authorize(
   if (rule.auth === "public") return none;
   if (!principal) throw unauthenticated();
   if (rule.auth === "api-token" && !principal.apiToken) throw unauthenticated();
+  if (principal.apiToken?.mcpOnly && rule.upstream !== "mcp") {
+    throw new AppError(
+      "FORBIDDEN",
+      "This token was issued to an MCP client through OAuth and works on the MCP endpoint (/mcp/) only; " +
+        "use a personal API token (Settings > API tokens) for the REST API",
+    );
+  }
   if (rule.auth === "session" && principal.apiToken) {
     throw new AppError("FORBIDDEN", "This route needs a signed-in session, not an API token");
   }

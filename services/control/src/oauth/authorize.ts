@@ -1,14 +1,16 @@
+import { clientIp } from "../auth/client-ip.ts";
 import type { ControlContext } from "../context.ts";
 import type { App } from "../http/app-env.ts";
+import { countPerAddress } from "./address-limit.ts";
 import { errorPage, escapeHtml, PAGE_HEADERS } from "./page.ts";
 import { createPendingRequest } from "./pending.ts";
-import { checkAuthorizationRequest, pickParams, redirectTo } from "./request.ts";
+import { checkAuthorizationRequest, pickParams } from "./request.ts";
 
 /**
  * The authorization endpoint: checks the client's request, keeps it server-side and sends the browser to the
  * consent page of the browser UI (/oauth/consent), which signs the user in when needed and posts the decision to
- * /api/oauth/requests/:handle/decision (routes.ts). A request whose client or redirect URI is not known is shown to
- * the user and never redirected (RFC 6749 4.1.2.1); other faults go back to the client's redirect URI.
+ * /api/oauth/requests/:handle/decision (routes.ts). A faulty request is shown to the user and never redirected
+ * (request.ts). Each stored request counts against its address's limit (address-limit.ts).
  */
 export function registerOAuthAuthorize(app: App, ctx: ControlContext) {
   app.get("/oauth/authorize", async (c) => {
@@ -20,12 +22,7 @@ export function registerOAuthAuthorize(app: App, ctx: ControlContext) {
         PAGE_HEADERS,
       );
     }
-    if (r.kind === "redirect-error") {
-      return c.redirect(
-        redirectTo(ctx, r.redirectUri, { error: r.error, error_description: r.description, state: r.state }),
-        302,
-      );
-    }
+    await countPerAddress(ctx, "authorize", clientIp(c, ctx.env.TRUST_PROXY_HOPS));
     const handle = await createPendingRequest(ctx, r);
     c.header("cache-control", "no-store");
     c.header("referrer-policy", "no-referrer");

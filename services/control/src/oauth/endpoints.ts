@@ -29,3 +29,9 @@ export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Dynamic registrations allowed per client address in REGISTRATION_WINDOW_MS. */
 export const REGISTRATIONS_PER_WINDOW = 20;
 export const REGISTRATION_WINDOW_MS = 60 * 60 * 1000;
+/**
+ * Authorization requests stored per client address in AUTHORIZATION_REQUEST_WINDOW_MS: each waits for the user for
+ * REQUEST_TTL_MS, so an address holds at most this many at once.
+ */
+export const AUTHORIZATION_REQUESTS_PER_WINDOW = 60;
+export const AUTHORIZATION_REQUEST_WINDOW_MS = REQUEST_TTL_MS;

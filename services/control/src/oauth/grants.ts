@@ -110,9 +110,12 @@ const tokenAnswer = (access: string, refresh: string) => ({
 
 /**
  * The token request of the authorization-code grant: the code used once and in time, by the client it was issued
- * to, for the same redirect URI, with the PKCE verifier matching its challenge. The access token is a personal API
- * token of the user bound to the organization (and workspace) chosen on the consent page: the gateway re-resolves
- * its role on every request, and the user revokes it on the tokens page like any other. A refresh token renews it.
+ * to, for the same redirect URI (required when the client registered several: the code is bound to one), with the
+ * PKCE verifier matching its challenge. Only the client the code was issued to can use it up: another client's
+ * attempt (a stolen code, a wrong verifier) leaves it to its owner. The access token is a personal API token of the
+ * user bound to the organization (and workspace) chosen on the consent page, valid on the MCP endpoint only: the
+ * gateway re-resolves its role on every request, and the user revokes it on the tokens page like any other. A
+ * refresh token renews it.
  */
 export async function exchangeCode(
   ctx: ControlContext,
@@ -122,21 +125,44 @@ export async function exchangeCode(
     throw new GrantError("invalid_request", "code_verifier must be 43 to 128 unreserved characters");
   }
   const now = ctx.clock();
-  const [grant] = await ctx.database.db
+  const { db } = ctx.database;
+  const [registered] = await db
+    .select({ redirectUris: oauthClients.redirectUris })
+    .from(oauthClients)
+    .where(eq(oauthClients.clientId, input.clientId));
+  if (input.redirectUri === undefined && (registered?.redirectUris.length ?? 0) > 1) {
+    throw new GrantError("invalid_request", "redirect_uri is required: the client registered several");
+  }
+  const codeHash = sha256Hex(input.code);
+  const [grant] = await db
     .update(oauthCodes)
     .set({ usedAt: now })
     .where(
-      and(eq(oauthCodes.codeHash, sha256Hex(input.code)), isNull(oauthCodes.usedAt), gt(oauthCodes.expiresAt, now)),
+      and(
+        eq(oauthCodes.codeHash, codeHash),
+        eq(oauthCodes.clientId, input.clientId),
+        isNull(oauthCodes.usedAt),
+        gt(oauthCodes.expiresAt, now),
+      ),
     )
     .returning();
-  if (!grant) throw new GrantError("invalid_grant", "the code is unknown, expired or already used");
-  if (grant.clientId !== input.clientId) throw new GrantError("invalid_grant", "the code was issued to another client");
+  if (!grant) {
+    const [seen] = await db
+      .select({ clientId: oauthCodes.clientId })
+      .from(oauthCodes)
+      .where(eq(oauthCodes.codeHash, codeHash));
+    if (seen && seen.clientId !== input.clientId) {
+      throw new GrantError("invalid_grant", "the code was issued to another client");
+    }
+    throw new GrantError("invalid_grant", "the code is unknown, expired or already used");
+  }
   if (input.redirectUri !== undefined && input.redirectUri !== grant.redirectUri) {
     throw new GrantError("invalid_grant", "redirect_uri differs from the authorization request");
   }
   const challenge = createHash("sha256").update(input.codeVerifier).digest("base64url");
-  if (challenge !== grant.codeChallenge)
+  if (challenge !== grant.codeChallenge) {
     throw new GrantError("invalid_grant", "code_verifier does not match the challenge");
+  }
   return ctx.database.db.transaction(async (tx) => {
     const [client] = await tx
       .update(oauthClients)
@@ -156,6 +182,7 @@ export async function exchangeCode(
         tokenHash: secret.tokenHash,
         expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_MS),
         createdAt: now,
+        mcpOnly: true,
       })
       .returning({ id: apiTokens.id });
     if (!row) throw new AppError("INTERNAL", "The access token was not stored");

@@ -5,9 +5,9 @@ import { clientIp } from "../auth/client-ip.ts";
 import { randomBase62 } from "../auth/secrets.ts";
 import type { ControlContext } from "../context.ts";
 import type { App } from "../http/app-env.ts";
+import { countPerAddress } from "./address-limit.ts";
 import { UNUSED_CLIENT_TTL_MS } from "./endpoints.ts";
 import { oauthError } from "./errors.ts";
-import { countRegistration } from "./register-limit.ts";
 
 export const MAX_REDIRECT_URIS = 10;
 export const MAX_REDIRECT_URI_LENGTH = 2000;
@@ -94,7 +94,7 @@ export function registerOAuthRegistration(app: App, ctx: ControlContext) {
     const refused = refusal(body);
     if (refused) return oauthError(c, 400, refused[0], refused[1]);
     // Counted once the metadata is valid: a refusal stores nothing, a registration stores a client.
-    await countRegistration(ctx, clientIp(c, ctx.env.TRUST_PROXY_HOPS));
+    await countPerAddress(ctx, "register", clientIp(c, ctx.env.TRUST_PROXY_HOPS));
     const uris = body.redirect_uris as string[];
     const name =
       typeof body.client_name === "string" && body.client_name.trim() ? body.client_name.trim() : "MCP client";

@@ -36,12 +36,13 @@ export function pickParams(source: Record<string, unknown>): AuthorizationParams
 }
 
 /**
- * A checked authorization request. `fatal` problems are shown to the user (the client or its redirect URI is not
- * known, so nothing may be sent there); `redirectError` ones go back to the client's redirect URI.
+ * A checked authorization request. Every fault found before the user has decided is `fatal`: shown to the user,
+ * never redirected. All clients here register themselves (RFC 7591) with any https redirect URI, so an error
+ * redirect without the user's involvement would make this service an open redirector (RFC 9700 section 4.11.2);
+ * only the user's decision on the consent page sends the browser back to the client.
  */
 export type CheckedRequest =
   | { kind: "fatal"; message: string }
-  | { kind: "redirect-error"; redirectUri: string; state?: string; error: string; description: string }
   | {
       kind: "ok";
       clientId: string;
@@ -61,17 +62,14 @@ export async function checkAuthorizationRequest(ctx: ControlContext, p: Authoriz
   if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
     return { kind: "fatal", message: "The redirect URI is not one the client registered." };
   }
-  const back = (error: string, description: string) =>
-    ({ kind: "redirect-error", redirectUri, state: p.state, error, description }) as const;
-  if (p.response_type !== "code") return back("unsupported_response_type", "only response_type=code is supported");
+  const fault = (error: string, description: string) =>
+    ({ kind: "fatal", message: `The client's request is not valid (${error}): ${description}.` }) as const;
+  if (p.response_type !== "code") return fault("unsupported_response_type", "only response_type=code is supported");
   if (!p.code_challenge || !CHALLENGE.test(p.code_challenge) || p.code_challenge_method !== "S256") {
-    return back("invalid_request", "PKCE is required: code_challenge with code_challenge_method=S256");
+    return fault("invalid_request", "PKCE is required: code_challenge with code_challenge_method=S256");
   }
-  if (p.resource !== undefined) {
-    const { resource } = oauthEndpoints(ctx.env.PUBLIC_URL);
-    if (p.resource.replace(/\/+$/, "") !== resource.replace(/\/+$/, "")) {
-      return back("invalid_target", `the only resource here is ${resource}`);
-    }
+  if (p.resource !== undefined && !isThisResource(ctx, p.resource)) {
+    return fault("invalid_target", `the only resource here is ${oauthEndpoints(ctx.env.PUBLIC_URL).resource}`);
   }
   return {
     kind: "ok",
@@ -81,6 +79,12 @@ export async function checkAuthorizationRequest(ctx: ControlContext, p: Authoriz
     codeChallenge: p.code_challenge,
     state: p.state,
   };
+}
+
+/** Whether a `resource` parameter (RFC 8707) names this service's one protected resource, the MCP endpoint. */
+export function isThisResource(ctx: ControlContext, resource: string): boolean {
+  const own = oauthEndpoints(ctx.env.PUBLIC_URL).resource;
+  return resource.replace(/\/+$/, "") === own.replace(/\/+$/, "");
 }
 
 /** The client's redirect URI with the answer's parameters added (and the issuer, RFC 9207). */

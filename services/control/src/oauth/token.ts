@@ -2,10 +2,12 @@ import type { ControlContext } from "../context.ts";
 import type { App } from "../http/app-env.ts";
 import { oauthError } from "./errors.ts";
 import { exchangeCode, GrantError, refreshGrant } from "./grants.ts";
+import { isThisResource } from "./request.ts";
 
 /**
- * The token endpoint for public clients (form or JSON body): the authorization-code grant with PKCE, and the
- * rotating refresh-token grant.
+ * The token endpoint for public clients (form or JSON body, within the edge's body limit): the authorization-code
+ * grant with PKCE, and the rotating refresh-token grant. A `resource` (RFC 8707) must be this service's MCP
+ * endpoint, the only resource its tokens are good for.
  */
 export function registerOAuthToken(app: App, ctx: ControlContext) {
   app.post("/oauth/token", async (c) => {
@@ -25,6 +27,10 @@ export function registerOAuthToken(app: App, ctx: ControlContext) {
       typeof body[name] === "string" && (body[name] as string).length <= 2000 ? (body[name] as string) : undefined;
     const grantType = field("grant_type");
     const clientId = field("client_id");
+    const resource = field("resource");
+    if (body.resource !== undefined && (resource === undefined || !isThisResource(ctx, resource))) {
+      return oauthError(c, 400, "invalid_target", "resource: tokens here are for this service's MCP endpoint only");
+    }
     try {
       if (grantType === "authorization_code") {
         const code = field("code");
