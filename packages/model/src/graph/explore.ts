@@ -5,6 +5,7 @@ import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { Query } from "./cypher/ast.ts";
 import { parseReadQuery } from "./cypher/parse.ts";
 import { printScoped } from "./cypher/print.ts";
+import { REGEX_SUBJECT_LIMIT, SUBJECT_TOO_LONG, unsafeRegexReason } from "./cypher/safe-regex.ts";
 import type { GraphDeps } from "./deps.ts";
 import { readGraphMeta, type Slot, scopeLabel } from "./labels.ts";
 import { checkPlan, type PlanNode } from "./plan-check.ts";
@@ -21,21 +22,25 @@ export async function explore({
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const query = parseReadQuery(input.query);
-  return withQuerySlot(ctx, () => runScopedQuery(graph, ws, query, input.parameters ?? {}));
+  return withQuerySlot(ctx, (hold) => runScopedQuery(graph, ws, query, input.parameters ?? {}, hold));
 }
 
 /**
  * The one path every explore and panel query takes: the parsed query is printed with the workspace's current slot
  * label on every node pattern, its EXPLAIN plan is checked, and it runs in a READ transaction with a timeout,
- * streaming at most rowCap + 1 records.
+ * streaming at most rowCap + 1 records. `hold` receives a promise that settles once Neo4j has let go of the
+ * transaction (rolled back, or the connection closed): the caller's query slot stays taken until then, even when the
+ * answer (a timeout) went out earlier.
  */
 export async function runScopedQuery(
   graph: GraphDeps,
   workspaceId: string,
   query: Query,
   parameters: Record<string, unknown>,
+  hold: (ended: Promise<unknown>) => void = () => {},
 ): Promise<z.infer<typeof QueryResultSchema>> {
   checkParameters(parameters);
+  checkRegexParameters(query, parameters);
   const down = graph.down?.();
   if (down) throw new AppError("UNAVAILABLE", down);
   const rowCap = graph.rowCap ?? 1000;
@@ -51,8 +56,12 @@ export async function runScopedQuery(
   // server is stuck inside one expression.
   const tx = session.beginTransaction({ timeout });
   let deadline: NodeJS.Timeout | undefined;
+  let pastDeadline = false;
   const stopped = new Promise<never>((_, reject) => {
-    deadline = setTimeout(() => reject(timedOut(timeout)), timeout + 1_000);
+    deadline = setTimeout(() => {
+      pastDeadline = true;
+      reject(timedOut(timeout));
+    }, timeout + 1_000);
   });
   try {
     const work = (async () => {
@@ -77,11 +86,14 @@ export async function runScopedQuery(
     throw mapNeo4jError(err, scope, timeout);
   } finally {
     clearTimeout(deadline);
-    // Not awaited: a transaction stuck on the server must not hold the answer (the driver resets the connection).
-    void tx
+    // Not awaited: a transaction stuck on the server must not hold the answer. Past the deadline the server is
+    // still inside the statement, and answers the rollback only once it has finished it: the caller's slot is held
+    // until then (otherwise a caller could keep starting runaway statements, one per timeout).
+    const ended = tx
       .rollback()
       .catch(() => {})
       .finally(() => session.close().catch(() => {}));
+    if (pastDeadline) hold(ended);
   }
 }
 
@@ -151,6 +163,17 @@ function checkParameters(parameters: Record<string, unknown>): void {
   if (size > 256 * 1024) throw invalid("parameters", "must be at most 256 KiB of JSON");
 }
 
+/** A parameter used as the pattern of =~ must hold a string explore would accept as a literal pattern. */
+function checkRegexParameters(query: Query, parameters: Record<string, unknown>): void {
+  for (const name of query.regexParameters ?? []) {
+    const value = parameters[name];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "string") throw invalid(`parameters.${name}`, "is the pattern of =~ and must be a string");
+    const reason = unsafeRegexReason(value);
+    if (reason) throw invalid(`parameters.${name}`, `is the pattern of =~ and ${reason}`);
+  }
+}
+
 function timedOut(timeout: number): AppError {
   return new AppError("VALIDATION", `query: stopped after the time limit of ${timeout} ms`, {
     errors: [{ path: "query", message: `ran longer than ${timeout} ms` }],
@@ -181,6 +204,10 @@ function mapNeo4jError(err: unknown, scope: string, timeout: number): unknown {
     return new AppError("VALIDATION", "query: not permitted on the graph (read-only)", {
       errors: [{ path: "query", message: "not permitted" }],
     });
+  if (message.includes(SUBJECT_TOO_LONG.slice(3, -1))) {
+    const detail = `=~ matches strings of at most ${REGEX_SUBJECT_LIMIT} characters; this query gave it a longer one`;
+    return new AppError("VALIDATION", `query: ${detail}`, { errors: [{ path: "query", message: detail }] });
+  }
   // Neo4j reports a shortestPath whose two ends are the same node as a database error, but the query caused it.
   if (/shortest path algorithm does not work when the start and end nodes are the same/i.test(message)) {
     const detail = "shortestPath needs two different nodes; this query gave it the same node at both ends";

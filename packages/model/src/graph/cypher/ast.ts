@@ -1,5 +1,10 @@
 /** Syntax tree of the read-only Cypher subset explore accepts; the printer turns it back into Cypher. */
-export type Query = { parts: SingleQuery[]; unions: ("UNION" | "UNION ALL")[] };
+export type Query = {
+  parts: SingleQuery[];
+  unions: ("UNION" | "UNION ALL")[];
+  /** Parameters used as the pattern of =~ anywhere in the query (top level only): checked before it runs. */
+  regexParameters?: string[];
+};
 export type SingleQuery = { clauses: Clause[] };
 
 export type Clause =

@@ -64,6 +64,8 @@ export class Cursor {
    * cannot interrupt an expression (a reduce() over a huge range runs on past any timeout), so it is bounded here.
    */
   rangeProduct = 1;
+  /** Parameters used as the pattern of =~: their values are checked before the query runs. */
+  regexParameters = new Set<string>();
   /** Tokens consumed, backtracking included: bounds the work a hostile query can cause. */
   steps: number;
   /** Nesting depth of expressions and subqueries, capped so a hostile query cannot exhaust the stack. */

@@ -1,7 +1,9 @@
 import type { Expr, MapProjItem, Pattern } from "./ast.ts";
 import { type Cursor, REFUSED_CLAUSES } from "./cursor.ts";
 import { AGGREGATIONS, ALLOWED_FUNCTIONS } from "./functions.ts";
+import { checkReduceGrowth } from "./reduce-growth.ts";
 import { refuse } from "./refusal.ts";
+import { unsafeRegexReason } from "./safe-regex.ts";
 
 const COMPARISONS = new Set(["=", "<>", "<", ">", "<=", ">="]);
 const PARAM_NAME = /^(?:[A-Za-z_][A-Za-z0-9_]{0,99}|\d{1,4})$/;
@@ -44,12 +46,29 @@ function parseComparison(c: Cursor): Expr {
     const t = c.peek();
     if (t.t !== "sym" || !(COMPARISONS.has(t.v) || t.v === "=~")) break;
     c.next();
+    const at = c.peek().pos;
     const r = parsePredicate(c);
+    if (t.v === "=~") checkRegexOperand(c, r, at);
     const cmp: Expr = { k: "bin", op: t.v, l, r };
     result = result ? { k: "bin", op: "AND", l: result, r: cmp } : cmp;
     l = r;
   }
   return result ?? l;
+}
+
+/**
+ * The pattern of `=~` is a string literal, checked here, or a parameter, whose value is checked before the query
+ * runs (Cursor.regexParameters): a pattern computed inside the query could not be checked before Neo4j runs it.
+ */
+function checkRegexOperand(c: Cursor, r: Expr, at: number): void {
+  if (r.k === "param") {
+    c.regexParameters.add(r.name);
+    return;
+  }
+  if (r.k !== "str")
+    refuse("the pattern of =~ must be a string literal or a parameter (so that explore can check it first)", at);
+  const reason = unsafeRegexReason(r.value);
+  if (reason) refuse(`the pattern of =~ ${reason}`, at);
 }
 
 function parsePredicate(c: Cursor): Expr {
@@ -365,7 +384,7 @@ function parseCase(c: Cursor): Expr {
 }
 
 function parseReduce(c: Cursor): Expr {
-  c.next();
+  const start = c.next().pos;
   c.expectSym("(");
   const acc = c.name();
   c.expectSym("=");
@@ -377,7 +396,9 @@ function parseReduce(c: Cursor): Expr {
   c.expectSym("|");
   const body = parseExpr(c);
   c.expectSym(")");
-  return { k: "reduce", acc, init, variable, source, body };
+  const reduce = { k: "reduce", acc, init, variable, source, body } as const;
+  checkReduceGrowth(reduce, start);
+  return reduce;
 }
 
 const QUERY_START = new Set(["match", "optional", "with", "unwind", "return"]);

@@ -22,6 +22,7 @@ export function parseReadQuery(text: string): Query {
   if (c.acceptSym(";") && c.peek().t !== "eof")
     refuse("multiple statements are not allowed; send one query", c.peek().pos);
   if (c.peek().t !== "eof") c.fail("unexpected text after the query");
+  if (c.regexParameters.size > 0) query.regexParameters = [...c.regexParameters];
   return query;
 }
 

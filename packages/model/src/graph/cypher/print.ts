@@ -1,3 +1,4 @@
+import { REGEX_SUBJECT_LIMIT, SUBJECT_TOO_LONG } from "./safe-regex.ts";
 import type {
   Clause,
   Expr,
@@ -117,6 +118,12 @@ class Printer {
       case "labelTest":
         return `(${this.expr(e.obj)}:${printLabel(e.labels)})`;
       case "bin":
+        if (e.op === "=~") {
+          // Backtracking work grows with the subject's length: a longer subject gets a pattern that cannot compile,
+          // which Neo4j reports as an error before matching anything (explore maps it to a clear 422).
+          const subject = this.expr(e.l);
+          return `(${subject} =~ CASE WHEN size(${subject}) > ${REGEX_SUBJECT_LIMIT} THEN ${quoteString(SUBJECT_TOO_LONG)} ELSE ${this.expr(e.r)} END)`;
+        }
         return `(${this.expr(e.l)} ${e.op} ${this.expr(e.r)})`;
       case "unary":
         return e.op === "NOT" ? `(NOT ${this.expr(e.e)})` : `(${e.op}${this.expr(e.e)})`;
