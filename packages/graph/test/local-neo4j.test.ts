@@ -75,6 +75,17 @@ describe("local Neo4j started from Maven Central artifacts", () => {
     expect(records[0]?.get("labels")).toEqual(expect.arrayContaining(["Element", "ApplicationComponent"]));
   });
 
+  test("the server limits every transaction: 120 s and 256 MB unless the client asks for less", async () => {
+    const { records } = await driver.executeQuery(
+      "SHOW SETTINGS YIELD name, value WHERE name IN ['db.transaction.timeout', 'db.memory.transaction.max'] " +
+        "RETURN name, value ORDER BY name",
+    );
+    expect(records.map((r) => [r.get("name"), r.get("value")])).toEqual([
+      ["db.memory.transaction.max", "256.00MiB"],
+      ["db.transaction.timeout", "2m"],
+    ]);
+  });
+
   test("refuses a wrong password", async () => {
     const intruder = neo4j.driver(server.url, neo4j.auth.basic("neo4j", "not-the-password"));
     try {

@@ -1,6 +1,7 @@
 package ams.neo4jlauncher;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 
@@ -10,7 +11,7 @@ import java.util.Map;
  */
 record LaunchOptions(
         Path home, String host, int boltPort, boolean auth, String password, long pageCacheBytes, boolean exitOnStdinClose,
-        long txMemoryMaxBytes) {
+        long txMemoryMaxBytes, Duration txTimeout) {
 
     static final String USAGE = String.join("\n",
             "usage: LocalNeo4j --home <dir> [options]",
@@ -23,6 +24,8 @@ record LaunchOptions(
             "  --exit-on-stdin-close   shut down when stdin reaches end of file (env NEO4J_LAUNCHER_EXIT_ON_STDIN_CLOSE=true)",
             "  --tx-memory-max <size>  memory one transaction may use, e.g. 256m; 0 for no limit, default 256m",
             "                          (env NEO4J_LAUNCHER_TX_MEMORY_MAX)",
+            "  --tx-timeout <time>     longest a transaction may run unless its client asks for less, e.g. 90s or 5m;",
+            "                          0 for no limit, default 120s (env NEO4J_LAUNCHER_TX_TIMEOUT)",
             "Heap is capped with the JVM's own -Xmx.");
 
     static LaunchOptions parse(String[] args, Map<String, String> env) {
@@ -34,6 +37,7 @@ record LaunchOptions(
         String pageCache = env.getOrDefault("NEO4J_LAUNCHER_PAGE_CACHE", "128m");
         boolean stdinClose = "true".equalsIgnoreCase(env.getOrDefault("NEO4J_LAUNCHER_EXIT_ON_STDIN_CLOSE", "false"));
         String txMemory = env.getOrDefault("NEO4J_LAUNCHER_TX_MEMORY_MAX", "256m");
+        String txTimeout = env.getOrDefault("NEO4J_LAUNCHER_TX_TIMEOUT", "120s");
 
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -46,6 +50,7 @@ record LaunchOptions(
                 case "--page-cache" -> pageCache = value(args, ++i, arg);
                 case "--exit-on-stdin-close" -> stdinClose = true;
                 case "--tx-memory-max" -> txMemory = value(args, ++i, arg);
+                case "--tx-timeout" -> txTimeout = value(args, ++i, arg);
                 case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
                 default -> throw new IllegalArgumentException("unknown argument " + arg + "\n" + USAGE);
             }
@@ -62,7 +67,7 @@ record LaunchOptions(
             throw new IllegalArgumentException("bolt port out of range: " + port);
         }
         return new LaunchOptions(Path.of(home).toAbsolutePath(), host, boltPort, auth, auth ? password : null,
-                parseSize(pageCache), stdinClose, parseSize(txMemory));
+                parseSize(pageCache), stdinClose, parseSize(txMemory), parseDuration(txTimeout));
     }
 
     private static String value(String[] args, int i, String flag) {
@@ -70,6 +75,23 @@ record LaunchOptions(
             throw new IllegalArgumentException(flag + " needs a value");
         }
         return args[i];
+    }
+
+    /** "90s", "5m", "1h" or a plain number of seconds; 0 means no limit. */
+    static Duration parseDuration(String text) {
+        String s = text.trim().toLowerCase(Locale.ROOT);
+        char last = s.isEmpty() ? ' ' : s.charAt(s.length() - 1);
+        String digits = Character.isDigit(last) ? s : s.substring(0, s.length() - 1);
+        try {
+            long n = Long.parseLong(digits);
+            return switch (last) {
+                case 'm' -> Duration.ofMinutes(n);
+                case 'h' -> Duration.ofHours(n);
+                default -> Duration.ofSeconds(n);
+            };
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a duration: " + text + " (use e.g. 90s or 5m)");
+        }
     }
 
     /** "128m", "1g", "512k" or a plain number of bytes. */

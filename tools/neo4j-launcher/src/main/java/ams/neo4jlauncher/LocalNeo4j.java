@@ -78,6 +78,8 @@ public final class LocalNeo4j {
                 .setConfig(GraphDatabaseSettings.pagecache_memory, o.pageCacheBytes())
                 // A query that builds huge lists or strings fails with a memory error instead of taking the heap.
                 .setConfig(GraphDatabaseSettings.memory_transaction_max_size, o.txMemoryMaxBytes())
+                // A server-side limit for every transaction, whether or not its client sets one (explore sets less).
+                .setConfig(GraphDatabaseSettings.transaction_timeout, o.txTimeout())
                 // Small, lazily grown transaction logs: a test database should not reserve 256 MB of disk up front.
                 .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
                 .setConfig(GraphDatabaseSettings.logical_log_rotation_threshold, 32L << 20)
