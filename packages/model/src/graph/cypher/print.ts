@@ -1,4 +1,3 @@
-import { REGEX_SUBJECT_LIMIT, SUBJECT_TOO_LONG } from "./safe-regex.ts";
 import type {
   Clause,
   Expr,
@@ -10,6 +9,7 @@ import type {
   Query,
   RelPattern,
 } from "./ast.ts";
+import { REGEX_SUBJECT_LIMIT, SUBJECT_TOO_LONG } from "./safe-regex.ts";
 
 /**
  * Prints the syntax tree back to Cypher with every node pattern carrying `scopeLabel`: the query Neo4j runs is
