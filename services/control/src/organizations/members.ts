@@ -3,6 +3,7 @@ import { AppError, invalid } from "@ams/shared";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { type AuditBy, recordAuditEvent } from "../audit/record.ts";
 import type { UserDirectory } from "../auth/directory.ts";
+import { assertMayTouchOwnerRole } from "./profile-roles.ts";
 import type { MemberRole } from "./schemas.ts";
 
 export type MemberView = { userId: string; username: string; name: string; role: string };
@@ -50,16 +51,21 @@ export async function addMember(
   return { userId: account.id, username: account.username, name: account.name, role: input.role };
 }
 
-/** Changes a member's role; demoting the last owner is refused (409), whoever asks. */
+/**
+ * Changes a member's role; demoting the last owner is refused (409), whoever asks. With `callerRole` (an
+ * organization member's call, not the platform admin's), only an owner may make or unmake an owner (403).
+ */
 export function updateMemberRole(
   database: Database,
   organizationId: string,
   userId: string,
   role: MemberRole,
   by: AuditBy,
+  callerRole?: string,
 ): Promise<MemberView> {
   return database.db.transaction(async (tx) => {
     const current = await lockMember(tx, organizationId, userId);
+    if (callerRole !== undefined) assertMayTouchOwnerRole(callerRole, [current.role, role]);
     if (current.role === "owner" && role !== "owner") await refuseLastOwner(tx, organizationId, "demote");
     await tx
       .update(memberships)
@@ -84,7 +90,7 @@ export function updateMemberRole(
 
 /**
  * Removes a member (self-removal included); removing the last owner is refused (409). The member's API tokens
- * for this organization are revoked with the membership.
+ * for this organization are revoked with the membership. With `callerRole`, only an owner may remove an owner.
  */
 export function removeMember(
   database: Database,
@@ -92,9 +98,11 @@ export function removeMember(
   userId: string,
   now: Date,
   by: AuditBy,
+  callerRole?: string,
 ): Promise<void> {
   return database.db.transaction(async (tx) => {
     const current = await lockMember(tx, organizationId, userId);
+    if (callerRole !== undefined) assertMayTouchOwnerRole(callerRole, [current.role]);
     const [user] = await tx.select({ username: users.username }).from(users).where(eq(users.id, userId));
     await recordAuditEvent(tx, {
       ...by,

@@ -16,7 +16,7 @@ import type {
   IssuedInvitation,
   ListInvitationsQuery,
 } from "../invitations/schemas.ts";
-import { assertProfileRole } from "../organizations/profile-roles.ts";
+import { assertMayTouchOwnerRole, assertProfileRole } from "../organizations/profile-roles.ts";
 import type { MemberRole } from "../organizations/schemas.ts";
 import type { MemberContext, SignedInContext } from "./context.ts";
 
@@ -35,6 +35,7 @@ export function createInvitation({
   input: CreateInvitationInput;
 }): Promise<z.infer<typeof IssuedInvitation>> {
   assertProfileRole(ctx.env, input.role);
+  assertMayTouchOwnerRole(ctx.role, [input.role]);
   return issueInvitation(ctx.invitations, {
     organizationId: ctx.organizationId,
     email: input.email,
@@ -76,6 +77,7 @@ export async function resendInvitation({
   const old = await getInvitationInOrganization(ctx.database, ctx.organizationId, input.invitationId);
   if (old.acceptedAt) throw new AppError("CONFLICT", "This invitation has been accepted already");
   if (old.revokedAt) throw new AppError("CONFLICT", "This invitation was revoked or replaced; create a new one");
+  assertMayTouchOwnerRole(ctx.role, [old.role]);
   return issueInvitation(ctx.invitations, {
     organizationId: ctx.organizationId,
     email: old.email,
