@@ -3,6 +3,8 @@ export type ErrorCode =
   | "BAD_REQUEST"
   | "UNAUTHENTICATED"
   | "FORBIDDEN"
+  /** The organization requires two-factor and the caller's browser session has none: enrol first. */
+  | "TWO_FACTOR_REQUIRED"
   | "NOT_FOUND"
   | "CONFLICT"
   | "GONE"
@@ -16,6 +18,7 @@ export const httpStatus = {
   BAD_REQUEST: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  TWO_FACTOR_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   GONE: 410,
@@ -30,6 +33,7 @@ export const errorTitle = {
   BAD_REQUEST: "Bad request",
   UNAUTHENTICATED: "Authentication required",
   FORBIDDEN: "Forbidden",
+  TWO_FACTOR_REQUIRED: "Two-factor authentication required",
   NOT_FOUND: "Not found",
   CONFLICT: "Conflict",
   GONE: "Gone",

@@ -26,6 +26,7 @@ import { organizationRoutes } from "./routes/organizations/index.ts";
 import { platformRoutes } from "./routes/platform/index.ts";
 import { registerSsoRoutes } from "./routes/sso/index.ts";
 import { teamRoutes } from "./routes/teams/index.ts";
+import { localTwoFactorRoutes, twoFactorRoutes } from "./routes/two-factor/index.ts";
 import { registerWebRoutes } from "./routes/web/static.ts";
 import { registerSessionAuthRoutes } from "./session/routes.ts";
 
@@ -57,6 +58,8 @@ export function createControlApp(deps: ControlDeps) {
   // Every other control route is a contract and one verb call (src/verbs).
   registerControlRoutes(app, ctx, [
     ...accountRoutes,
+    ...twoFactorRoutes,
+    ...localTwoFactorRoutes,
     getProfileRoute,
     ...organizationRoutes,
     ...memberRoutes,

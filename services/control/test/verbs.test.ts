@@ -20,7 +20,7 @@ import {
   revokeInvitation,
 } from "../src/verbs/invitations.ts";
 import { addMember, listMembers, removeMember, updateMemberRole } from "../src/verbs/members.ts";
-import { activateOrganization, listMyOrganizations, renameOrganization } from "../src/verbs/organizations.ts";
+import { activateOrganization, listMyOrganizations, updateOrganization } from "../src/verbs/organizations.ts";
 import { createOrganization, listAllOrganizations, setOrganizationEnabled } from "../src/verbs/platform.ts";
 import { getSiteMessages, updateSiteMessages } from "../src/verbs/settings.ts";
 import {
@@ -103,7 +103,7 @@ describe("the verb context", () => {
 describe("organizations and members", () => {
   test("list, rename and activate as the owner", async () => {
     const ctx = await member(owner, "owner");
-    expect((await renameOrganization({ ctx, input: { name: "Renamed Verbs" } })).name).toBe("Renamed Verbs");
+    expect((await updateOrganization({ ctx, input: { name: "Renamed Verbs" } })).name).toBe("Renamed Verbs");
     const selection = await activateOrganization({ ctx });
     expect(selection.organization_id).toBe(orgId);
     expect(selection.workspace_id).not.toBeNull();

@@ -93,7 +93,7 @@ export type UserSession = Out<ControlSessions["listSessions"]>["sessions"][numbe
 /** GET /auth/providers (session profile): an OAuth/OIDC provider the sign-in page offers. */
 export type SignInProvider = ReturnType<ControlSessions["listSignInProviders"]>["providers"][number];
 export type CreatedApiToken = Out<ControlTokens["createApiToken"]>;
-export type Organization = Out<ControlOrganizations["renameOrganization"]>;
+export type Organization = Out<ControlOrganizations["updateOrganization"]>;
 export type PlatformOrganization = Out<ControlPlatform["listAllOrganizations"]>[number];
 /** Organization roles: owner/editor/viewer with local accounts, owner/admin/member in the session profile. */
 export type MemberRole = "owner" | "editor" | "viewer" | "admin" | "member";

@@ -11,6 +11,7 @@ export const Profile = z
     email_verified: z.boolean(),
     role: z.enum(["platform_admin", "user"]),
     must_change_password: z.boolean(),
+    two_factor_enabled: z.boolean(),
     auth_provider: z.string(),
     memberships: z.array(
       z.object({
@@ -19,6 +20,8 @@ export const Profile = z
         organization_name: z.string(),
         role: z.string(),
         enabled: z.boolean(),
+        /** Members must use two-factor here (without it the browser session gets 403 TWO_FACTOR_REQUIRED). */
+        requires_two_factor: z.boolean(),
       }),
     ),
     active_organization_id: z.string().nullable(),

@@ -90,16 +90,30 @@ export async function authorize(
     throw new AppError("FORBIDDEN", "You are not a member of any organization; ask an administrator to add you");
   }
   if (target && policy.platformAdminBypass && principal.platformAdmin && !principal.apiToken) {
+    requireTwoFactor(target, principal);
     const { organizationId, workspaceId, teamIds } = target;
     return { principal, organizationId, workspaceId, role: "owner", teamIds };
   }
   if (!target?.role || !target.visible) throw hidden(targetNoun[rule.target]);
+  requireTwoFactor(target, principal);
   if (!target.enabled) throw new AppError("FORBIDDEN", "This organization is suspended");
   if (rule.need && !roleHas(target.role, rule.need)) {
     throw new AppError("FORBIDDEN", `Your role (${target.role}) does not allow ${rule.need}`);
   }
   const { organizationId, workspaceId, teamIds } = target;
   return { principal, organizationId, workspaceId, role: target.role, teamIds };
+}
+
+/**
+ * An organization whose members must use two-factor refuses a browser session without it (the UI sends the person to
+ * enrolment). API tokens are unaffected: they are made by a signed-in person and scoped by the organization's owner.
+ */
+function requireTwoFactor(target: Standing, principal: Principal): void {
+  if (target.twoFactorOk || principal.apiToken) return;
+  throw new AppError(
+    "TWO_FACTOR_REQUIRED",
+    "This organization requires two-factor authentication: turn it on in your settings (Two-factor authentication)",
+  );
 }
 
 type Target = (Standing & { workspaceId: string | null }) | null | "no-membership";
@@ -145,6 +159,8 @@ async function targetForToken(
     workspaceId: grant.workspaceId,
     teamIds: grant.teamIds,
     visible: grant.workspaceVisible,
+    // API tokens are unaffected by the two-factor rule (requireTwoFactor).
+    twoFactorOk: true,
   };
   switch (rule.target) {
     case "active-org":

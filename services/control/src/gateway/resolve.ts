@@ -7,6 +7,7 @@ import { teamIdsOf, workspaceVisible } from "./visibility.ts";
 /**
  * A caller's standing in one organization; role is null when they are no member. teamIds: their teams there.
  * visible: false for a workspace assigned to teams the caller is not in (and they are no owner/admin).
+ * twoFactorOk: false when the organization requires two-factor and the caller has not turned it on.
  */
 export type Standing = {
   organizationId: string;
@@ -14,6 +15,7 @@ export type Standing = {
   role: OrgRole | null;
   teamIds: string[];
   visible: boolean;
+  twoFactorOk: boolean;
 };
 export type ActiveStanding = Standing & { workspaceId: string | null };
 
@@ -27,7 +29,13 @@ type StandingRow = {
   team_ids: string[] | null;
   visible?: boolean;
   workspace_id?: string | null;
+  two_factor_ok: boolean;
 };
+
+/** Whether the caller meets the organization's two-factor rule (the user row is read only when there is one). */
+const twoFactorOk = (userId: string, org: string) =>
+  sql`case when ${sql.raw(org)}.require_two_factor
+    then coalesce((select u.two_factor_enabled from users u where u.id = ${userId}), false) else true end`;
 
 /**
  * The interactive choice, in one query: the session's active organization (session profile) while the user is a
@@ -45,6 +53,7 @@ export async function resolveActive(
   const [row] = await database.rows<StandingRow>(
     sql`
     select m.organization_id, o.enabled, m.role, ${teamIdsOf(userId, "m.organization_id")} as team_ids,
+      ${twoFactorOk(userId, "o")} as two_factor_ok,
       case when s.organization_id = m.organization_id
         then (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = m.organization_id
           and ${seen})
@@ -71,7 +80,8 @@ export async function resolveOrganization(
   if (!isUuid(organizationId)) return null;
   const [row] = await database.rows<StandingRow>(
     sql`
-    select o.id as organization_id, o.enabled, m.role, ${teamIdsOf(userId, "o.id")} as team_ids
+    select o.id as organization_id, o.enabled, m.role, ${teamIdsOf(userId, "o.id")} as team_ids,
+      ${twoFactorOk(userId, "o")} as two_factor_ok
     from organizations o
     left join memberships m on m.organization_id = o.id and m.user_id = ${userId}
     where o.id = ${organizationId}`,
@@ -89,6 +99,7 @@ export async function resolveWorkspace(
   const [row] = await database.rows<StandingRow>(
     sql`
     select w.organization_id, o.enabled, m.role, ${teamIdsOf(userId, "w.organization_id")} as team_ids,
+      ${twoFactorOk(userId, "o")} as two_factor_ok,
       ${workspaceVisible("w", userId, sql`m.role`)} as visible
     from workspaces w
     join organizations o on o.id = w.organization_id
@@ -105,5 +116,6 @@ function toStanding(row: StandingRow): Standing {
     role: asOrgRole(row.role),
     teamIds: row.team_ids ?? [],
     visible: row.visible ?? true,
+    twoFactorOk: row.two_factor_ok,
   };
 }

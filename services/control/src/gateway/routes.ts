@@ -92,6 +92,14 @@ export const routeTable: readonly RouteRule[] = [
   r("GET", "/api/auth/me", "control", "any", "none"),
   r("POST", "/api/auth/change-password", "control", "session", "none"),
   r("POST", "/api/auth/change-password/skip", "control", "session", "none"),
+  // Two-factor: the state in both profiles; enrolment, disable, recovery codes and the second sign-in step of local
+  // accounts (the session profile's are better-auth's, under /auth/two-factor/*: session/routes.ts)
+  r("GET", "/api/auth/two-factor", "control", "session", "none"),
+  r("POST", "/api/auth/two-factor/enrol", "control", "session", "none"),
+  r("POST", "/api/auth/two-factor/confirm", "control", "session", "none"),
+  r("POST", "/api/auth/two-factor/disable", "control", "session", "none"),
+  r("POST", "/api/auth/two-factor/recovery-codes", "control", "session", "none"),
+  r("POST", "/api/auth/local/login/two-factor", "control", "public", "none"),
   r("GET", "/api/me", "control", "any", "none"),
   // The session profile's own JSON routes beside better-auth's sign-in endpoints (session/routes.ts allows only the
   // ones the product uses): the providers to sign in with, the caller's sessions and their revocation.

@@ -12,6 +12,7 @@ export const Organization = z
     name: z.string(),
     is_personal: z.boolean(),
     enabled: z.boolean(),
+    require_two_factor: z.boolean().describe("Members must use two-factor to open this organization in a browser"),
     created_at: z.string(),
   })
   .openapi("Organization");
@@ -29,7 +30,17 @@ export const MyOrganizations = z
   .openapi("MyOrganizations");
 export type MyOrganizations = z.infer<typeof MyOrganizations>;
 
-export const RenameOrganizationInput = z.object({ name: z.string().trim().min(1).max(200) });
+/** PUT /api/organizations/:id: a new name, the two-factor rule (owners), or both. */
+export const UpdateOrganizationInput = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    require_two_factor: z.boolean().optional(),
+  })
+  .refine((v) => v.name !== undefined || v.require_two_factor !== undefined, {
+    message: "give name, require_two_factor or both",
+    path: ["name"],
+  });
+export type UpdateOrganizationInput = z.infer<typeof UpdateOrganizationInput>;
 
 export const ActiveSelection = z
   .object({ organization_id: z.string(), workspace_id: z.string().nullable() })
@@ -48,6 +59,7 @@ export function toOrganization(row: OrganizationRow): Organization {
     name: row.name,
     is_personal: row.isPersonal,
     enabled: row.enabled,
+    require_two_factor: row.requireTwoFactor,
     created_at: new Date(row.createdAt).toISOString(),
   };
 }

@@ -20,6 +20,10 @@ export async function getProfile({ ctx }: { ctx: SignedInContext }): Promise<Pro
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .where(eq(memberships.userId, p.userId))
     .orderBy(asc(organizations.name), asc(organizations.id));
+  const [me] = await ctx.database.db
+    .select({ twoFactorEnabled: users.twoFactorEnabled })
+    .from(users)
+    .where(eq(users.id, p.userId));
   const token = p.apiToken;
   const active = token
     ? { organizationId: token.organizationId, workspaceId: token.workspaceId }
@@ -32,6 +36,7 @@ export async function getProfile({ ctx }: { ctx: SignedInContext }): Promise<Pro
     email_verified: p.emailVerified,
     role: p.platformAdmin ? "platform_admin" : "user",
     must_change_password: p.mustChangePassword,
+    two_factor_enabled: me?.twoFactorEnabled ?? false,
     auth_provider: p.provider,
     memberships: rows
       .filter((r) => !token || r.org.id === token.organizationId)
@@ -41,6 +46,7 @@ export async function getProfile({ ctx }: { ctx: SignedInContext }): Promise<Pro
         organization_name: r.org.name,
         role: r.role,
         enabled: r.org.enabled,
+        requires_two_factor: r.org.requireTwoFactor,
       })),
     active_organization_id: active?.organizationId ?? null,
     active_workspace_id: active?.workspaceId ?? null,

@@ -1,4 +1,4 @@
-import { memberships, organizations, sessions } from "@ams/db";
+import { memberships, organizations, sessions, users } from "@ams/db";
 import { AppError } from "@ams/shared";
 import { asc, eq } from "drizzle-orm";
 import { resolveActive } from "../gateway/resolve.ts";
@@ -7,6 +7,7 @@ import {
   type MyOrganizations,
   type Organization,
   toOrganization,
+  type UpdateOrganizationInput,
 } from "../organizations/schemas.ts";
 import { activateOrganization as selectOrganization } from "../organizations/selection.ts";
 import type { MemberContext, SignedInContext } from "./context.ts";
@@ -33,17 +34,30 @@ export async function listMyOrganizations({ ctx }: { ctx: SignedInContext }): Pr
   };
 }
 
-/** Renames the organization the gateway resolved (owner only: org:rename). */
-export async function renameOrganization({
+/**
+ * Changes the organization the gateway resolved: its name (org:rename), and whether its members must use two-factor
+ * (owners only; an owner turns it on only with two-factor on their own account, so the rule cannot lock them out).
+ */
+export async function updateOrganization({
   ctx,
   input,
 }: {
   ctx: MemberContext;
-  input: { name: string };
+  input: UpdateOrganizationInput;
 }): Promise<Organization> {
+  if (input.require_two_factor !== undefined) {
+    if (ctx.role !== "owner") throw new AppError("FORBIDDEN", "Only an owner sets the two-factor rule");
+    const [me] = await ctx.database.db.select().from(users).where(eq(users.id, ctx.principal.userId));
+    if (input.require_two_factor && !me?.twoFactorEnabled) {
+      throw new AppError(
+        "CONFLICT",
+        "Turn on two-factor for your own account first (Settings, Two-factor authentication)",
+      );
+    }
+  }
   const [row] = await ctx.database.db
     .update(organizations)
-    .set({ name: input.name })
+    .set({ name: input.name, requireTwoFactor: input.require_two_factor })
     .where(eq(organizations.id, ctx.organizationId))
     .returning();
   if (!row) throw new AppError("NOT_FOUND", "Organization not found");

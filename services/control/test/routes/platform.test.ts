@@ -69,7 +69,15 @@ describe("platform organizations", () => {
 
     const list = await (await h.call("GET", "/api/platform/organizations", { as: adminSession })).json();
     expect(list.map((o: { slug: string }) => o.slug)).toEqual(expect.arrayContaining(["unicode-co", "unicode-co-2"]));
-    expect(Object.keys(list[0]).sort()).toEqual(["created_at", "enabled", "id", "is_personal", "name", "slug"]);
+    expect(Object.keys(list[0]).sort()).toEqual([
+      "created_at",
+      "enabled",
+      "id",
+      "is_personal",
+      "name",
+      "require_two_factor",
+      "slug",
+    ]);
   });
 
   test("suspends and reactivates without touching data; members get 403 meanwhile, even Admin as owner", async () => {

@@ -100,6 +100,12 @@ const allowedStatus: Record<string, (s: number, p: Persona) => boolean> = {
   // In this profile the password is better-auth's (POST /auth/change-password): the local route refuses past the
   // gateway, naming why (skipping a forced change works in both profiles).
   "POST /api/auth/change-password": (s) => s === 403,
+  // Two-factor is better-auth's here (/auth/two-factor/*): the local profile's routes refuse past the gateway.
+  "POST /api/auth/two-factor/enrol": (s) => s === 403,
+  "POST /api/auth/two-factor/confirm": (s) => s === 403,
+  "POST /api/auth/two-factor/disable": (s) => s === 403,
+  "POST /api/auth/two-factor/recovery-codes": (s) => s === 403,
+  "POST /api/auth/local/login/two-factor": (s) => s === 403,
 };
 const isSuccess = (s: number) => s >= 200 && s < 400;
 

@@ -35,6 +35,15 @@ export const requests: Record<string, Builder> = {
       new_password: `${c.password}-new!`,
     }),
   "POST /api/auth/change-password/skip": async () => p("/api/auth/change-password/skip"),
+  "GET /api/auth/two-factor": async () => p("/api/auth/two-factor"),
+  "POST /api/auth/two-factor/enrol": async (_f, c) => p("/api/auth/two-factor/enrol", { password: c.password ?? "x" }),
+  "POST /api/auth/two-factor/confirm": async () => p("/api/auth/two-factor/confirm", { code: "000000" }),
+  "POST /api/auth/two-factor/disable": async (_f, c) =>
+    p("/api/auth/two-factor/disable", { password: c.password ?? "x" }),
+  "POST /api/auth/two-factor/recovery-codes": async (_f, c) =>
+    p("/api/auth/two-factor/recovery-codes", { password: c.password ?? "x" }),
+  "POST /api/auth/local/login/two-factor": async () =>
+    p("/api/auth/local/login/two-factor", { challenge: "not-a-challenge", code: "123456" }),
   "GET /api/me": async () => p("/api/me"),
   "GET /auth/providers": async () => p("/auth/providers"),
   "GET /auth/sessions": async () => p("/auth/sessions"),

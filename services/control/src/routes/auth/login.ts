@@ -4,10 +4,15 @@ import { startLocalSession } from "../../auth/session.ts";
 import type { ControlContext } from "../../context.ts";
 import type { App } from "../../http/app-env.ts";
 import { controlRoute } from "../../http/route.ts";
+import { TwoFactorChallenge } from "../../two-factor/schemas.ts";
 import { signIn } from "../../verbs/accounts.ts";
+import { twoFactorChallengeFor } from "../../verbs/two-factor.ts";
 import { SignedIn, toCurrentIdentity } from "./schemas.ts";
 
-/** Signs in with a local account; on success this browser gets a new session (its cookies). */
+/**
+ * Signs in with a local account; on success this browser gets a new session (its cookies). An account with
+ * two-factor gets no session yet: the answer is a challenge for the second step (POST /api/auth/local/login/two-factor).
+ */
 const loginRoute = controlRoute(
   {
     method: "post",
@@ -17,8 +22,9 @@ const loginRoute = controlRoute(
     who: "public",
     body: SignInInput,
     output: {
-      schema: SignedIn,
-      description: "Signed in; access_token, refresh_token and auth_provider cookies set",
+      schema: SignedIn.or(TwoFactorChallenge),
+      description:
+        "Signed in (access_token, refresh_token and auth_provider cookies set), or the two-factor challenge (no cookies)",
     },
     commonProblems: false,
     problems: {
@@ -29,6 +35,8 @@ const loginRoute = controlRoute(
   },
   async ({ ctx, c, body }) => {
     const identity = await signIn({ ctx, input: { ...body, clientIp: clientIp(c, ctx.env.TRUST_PROXY_HOPS) } });
+    const challenge = await twoFactorChallengeFor({ ctx, identity });
+    if (challenge) return challenge;
     await startLocalSession(c, ctx, identity);
     return { ...toCurrentIdentity(identity), must_change_password: identity.mustChangePassword };
   },

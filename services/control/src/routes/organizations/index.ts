@@ -1,5 +1,5 @@
 import { activateOrganizationRoute } from "./activate.ts";
 import { listMyOrganizationsRoute } from "./list.ts";
-import { renameOrganizationRoute } from "./update.ts";
+import { updateOrganizationRoute } from "./update.ts";
 
-export const organizationRoutes = [listMyOrganizationsRoute, renameOrganizationRoute, activateOrganizationRoute];
+export const organizationRoutes = [listMyOrganizationsRoute, updateOrganizationRoute, activateOrganizationRoute];

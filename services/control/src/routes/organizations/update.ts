@@ -1,18 +1,18 @@
 import { IdParam } from "../../http/openapi.ts";
 import { controlRoute } from "../../http/route.ts";
-import { Organization, RenameOrganizationInput } from "../../organizations/schemas.ts";
-import { renameOrganization } from "../../verbs/organizations.ts";
+import { Organization, UpdateOrganizationInput } from "../../organizations/schemas.ts";
+import { updateOrganization } from "../../verbs/organizations.ts";
 
-export const renameOrganizationRoute = controlRoute(
+export const updateOrganizationRoute = controlRoute(
   {
     method: "put",
     path: "/api/organizations/{id}",
-    operationId: "renameOrganization",
+    operationId: "updateOrganization",
     tags: ["organizations"],
     who: "member",
     params: IdParam,
-    body: RenameOrganizationInput,
-    output: { schema: Organization, description: "Renamed" },
+    body: UpdateOrganizationInput,
+    output: { schema: Organization, description: "Changed" },
   },
-  ({ ctx, body }) => renameOrganization({ ctx, input: body }),
+  ({ ctx, body }) => updateOrganization({ ctx, input: body }),
 );
