@@ -1,9 +1,14 @@
 import { createHash } from "node:crypto";
 import { renderAsync } from "@resvg/resvg-js";
+import { withDrawingSlot } from "./drawing-slots.ts";
 import { PNG_FONT_FAMILY, pngFontFiles } from "./fonts.ts";
 
-/** Largest picture drawn, in pixels (width × height): 64 megapixels, about 256 MB of RGBA while drawing. */
-export const MAX_PNG_PIXELS = 64_000_000;
+/**
+ * Largest picture drawn, in pixels (width × height): 16 megapixels, 64 MB of RGBA while drawing (plus the PNG being
+ * encoded). 4,000 × 4,000 pixels is more than any screen or slide shows, and a 2,000 × 1,400 view still gets scale
+ * 2.8; 64 megapixels (256 MB a drawing) let six requests exhaust a tenant's memory.
+ */
+export const MAX_PNG_PIXELS = 16_000_000;
 
 export type RasterizedSvg = { png: Buffer; width: number; height: number };
 
@@ -16,7 +21,8 @@ export type RasterizedSvg = { png: Buffer; width: number; height: number };
  * resvg's own thread draws the picture, so a large view does not stall every other request of the process for the
  * 100 ms or so it takes (most of it is shaping the labels' text). The same document at the same scale is drawn once:
  * an assistant looks at a view again and again between small edits, and the SVG (every label, position and colour
- * of the view) is the whole key, so any change to the view draws it anew.
+ * of the view) is the whole key, so any change to the view draws it anew. A drawing not in that cache waits for one
+ * of the process's drawing slots (drawing-slots.ts: 429 when too many are drawn and waiting).
  */
 export async function rasterizeSvg(svg: string, scale: number): Promise<RasterizedSvg> {
   const key = `${scale}:${createHash("sha256").update(svg).digest("base64url")}`;
@@ -26,16 +32,18 @@ export async function rasterizeSvg(svg: string, scale: number): Promise<Rasteriz
     drawn.set(key, known);
     return known;
   }
-  const image = await renderAsync(svg, {
-    fitTo: { mode: "zoom", value: scale },
-    font: {
-      loadSystemFonts: false,
-      fontFiles: pngFontFiles(svg),
-      defaultFontFamily: PNG_FONT_FAMILY,
-      sansSerifFamily: PNG_FONT_FAMILY,
-    },
+  const result = await withDrawingSlot(async (): Promise<RasterizedSvg> => {
+    const image = await renderAsync(svg, {
+      fitTo: { mode: "zoom", value: scale },
+      font: {
+        loadSystemFonts: false,
+        fontFiles: pngFontFiles(svg),
+        defaultFontFamily: PNG_FONT_FAMILY,
+        sansSerifFamily: PNG_FONT_FAMILY,
+      },
+    });
+    return { png: image.asPng(), width: image.width, height: image.height };
   });
-  const result: RasterizedSvg = { png: image.asPng(), width: image.width, height: image.height };
   remember(key, result);
   return result;
 }
