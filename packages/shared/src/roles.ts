@@ -10,14 +10,15 @@ export type Capability =
   | "graph:rebuild"
   | "org:rename"
   | "org:members"
-  | "org:delete";
+  | "org:delete"
+  | "org:audit";
 
 const read: Capability[] = ["model:read"];
 const write: Capability[] = [...read, "model:write", "workspace:write", "dashboard:write", "graph:rebuild"];
 
 export const capabilities = {
-  owner: [...write, "org:rename", "org:members", "org:delete"],
-  admin: [...write, "org:rename", "org:members"],
+  owner: [...write, "org:rename", "org:members", "org:delete", "org:audit"],
+  admin: [...write, "org:rename", "org:members", "org:audit"],
   editor: write,
   viewer: read,
   member: read,

@@ -1,4 +1,5 @@
-import { auditEvents, type DbOrTx } from "@ams/db";
+import { auditEvents, type DbOrTx, users } from "@ams/db";
+import { eq } from "drizzle-orm";
 import type { Principal } from "../auth/principal.ts";
 import type { PublicContext, SignedInContext } from "../verbs/context.ts";
 import type { AuditKind } from "./kinds.ts";
@@ -70,4 +71,10 @@ export function recordAnonymousEvent(
   db: DbOrTx = ctx.database.db,
 ): Promise<void> {
   return recordAuditEvent(db, { actor: null, ...event, address: ctx.address ?? null });
+}
+
+/** The audit subject for a user id: their current username (the id itself when the account is gone). */
+export async function userSubject(db: DbOrTx, userId: string): Promise<AuditSubject> {
+  const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
+  return { id: userId, name: row?.username ?? userId };
 }

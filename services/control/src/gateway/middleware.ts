@@ -11,6 +11,7 @@ import { createMatcher } from "./match.ts";
 import { peekOrganizationId } from "./peek-body.ts";
 import { resolveActive, resolveOrganization, resolveWorkspace } from "./resolve.ts";
 import { routesFor } from "./routes.ts";
+import { forwardWithWorkspaceAudit } from "./workspace-audit.ts";
 
 /** The largest body the gateway buffers to read organization_id (the tenant's upload limit is the same). */
 export const PEEK_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -72,7 +73,9 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
       ? await ctx.tokens.sign(serviceClaims(access.principal, access), audience)
       : null;
     const forwardPath = rule.forwardPath ?? new URL(c.req.url).pathname;
-    return forwardRequest(c, upstream, { path: forwardPath, serviceToken, body, log: ctx.log });
+    return forwardWithWorkspaceAudit(ctx, c, rule, params, access, () =>
+      forwardRequest(c, upstream, { path: forwardPath, serviceToken, body, log: ctx.log }),
+    );
   };
 }
 

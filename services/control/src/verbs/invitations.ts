@@ -1,5 +1,6 @@
 import { AppError } from "@ams/shared";
 import type { z } from "zod";
+import { recordCallerEvent, subjectOf } from "../audit/record.ts";
 import { issueInvitation } from "../invitations/issue.ts";
 import {
   getInvitationInOrganization,
@@ -27,7 +28,7 @@ const inviterOf = (ctx: SignedInContext) => ({
 });
 
 /** The owner invites an e-mail address with a role (an earlier active invitation of the address is revoked). */
-export function createInvitation({
+export async function createInvitation({
   ctx,
   input,
 }: {
@@ -36,12 +37,26 @@ export function createInvitation({
 }): Promise<z.infer<typeof IssuedInvitation>> {
   assertProfileRole(ctx.env, input.role);
   assertMayTouchOwnerRole(ctx.role, [input.role]);
-  return issueInvitation(ctx.invitations, {
+  const issued = await issueInvitation(ctx.invitations, {
     organizationId: ctx.organizationId,
     email: input.email,
     role: input.role,
     deliveryMode: input.delivery_mode,
     inviter: inviterOf(ctx),
+  });
+  await recordInvitationEvent(ctx, "invitation.created", issued);
+  return issued;
+}
+
+function recordInvitationEvent(
+  ctx: MemberContext,
+  kind: "invitation.created" | "invitation.resent" | "invitation.revoked",
+  invitation: { id: string; email: string; role: string },
+): Promise<void> {
+  return recordCallerEvent(ctx, {
+    kind,
+    organizationId: ctx.organizationId,
+    details: { invitation_id: invitation.id, email: invitation.email, role: invitation.role },
   });
 }
 
@@ -56,14 +71,16 @@ export function listInvitations({
   return listInOrganization(ctx.database, ctx.organizationId, input.status, ctx.clock());
 }
 
-export function revokeInvitation({
+export async function revokeInvitation({
   ctx,
   input,
 }: {
   ctx: MemberContext;
   input: { invitationId: string };
 }): Promise<void> {
-  return revoke(ctx.database, ctx.organizationId, input.invitationId, ctx.clock());
+  await revoke(ctx.database, ctx.organizationId, input.invitationId, ctx.clock());
+  const gone = await getInvitationInOrganization(ctx.database, ctx.organizationId, input.invitationId);
+  await recordInvitationEvent(ctx, "invitation.revoked", gone);
 }
 
 /** Reissues an active (possibly expired or unsent) invitation, optionally with another delivery mode. */
@@ -78,7 +95,7 @@ export async function resendInvitation({
   if (old.acceptedAt) throw new AppError("CONFLICT", "This invitation has been accepted already");
   if (old.revokedAt) throw new AppError("CONFLICT", "This invitation was revoked or replaced; create a new one");
   assertMayTouchOwnerRole(ctx.role, [old.role]);
-  return issueInvitation(ctx.invitations, {
+  const issued = await issueInvitation(ctx.invitations, {
     organizationId: ctx.organizationId,
     email: old.email,
     role: old.role as MemberRole,
@@ -86,6 +103,8 @@ export async function resendInvitation({
     inviter: inviterOf(ctx),
     replaces: old.id,
   });
+  await recordInvitationEvent(ctx, "invitation.resent", issued);
+  return issued;
 }
 
 /** The invitation behind a link, for the invited and verified address. */
@@ -100,12 +119,19 @@ export function previewInvitation({
 }
 
 /** Accepts the invitation: the caller becomes a member with its role. */
-export function acceptInvitation({
+export async function acceptInvitation({
   ctx,
   input,
 }: {
   ctx: SignedInContext;
   input: { token: string };
 }): Promise<z.infer<typeof AcceptedInvitation>> {
-  return accept(ctx.database, input.token, ctx.principal, ctx.clock());
+  const accepted = await accept(ctx.database, input.token, ctx.principal, ctx.clock());
+  await recordCallerEvent(ctx, {
+    kind: "invitation.accepted",
+    organizationId: accepted.organization_id,
+    target: subjectOf(ctx.principal),
+    details: { role: accepted.role, already_member: accepted.already_member },
+  });
+  return accepted;
 }

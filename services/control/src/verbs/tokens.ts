@@ -1,6 +1,7 @@
 import { apiTokens, oauthClients, oauthRefreshTokens, workspaces } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
 import { and, desc, eq, inArray, isNull, max, sql } from "drizzle-orm";
+import { recordCallerEvent } from "../audit/record.ts";
 import { generateApiToken } from "../auth/api-token-format.ts";
 import { isUuid } from "../gateway/resolve.ts";
 import {
@@ -97,6 +98,11 @@ export async function createApiToken({
     })
     .returning();
   if (!row) throw new AppError("INTERNAL", "The API token was not stored");
+  await recordCallerEvent(ctx, {
+    kind: "api_token.created",
+    organizationId: ctx.organizationId,
+    details: { token_id: row.id, name: row.name, prefix: row.prefix, workspace_id: row.workspaceId },
+  });
   return { ...toApiToken(row, now), token: secret.token };
 }
 
@@ -107,7 +113,13 @@ export async function revokeApiToken({ ctx, input }: { ctx: SignedInContext; inp
         .update(apiTokens)
         .set({ revokedAt: ctx.clock() })
         .where(and(eq(apiTokens.id, input.id), eq(apiTokens.userId, ctx.principal.userId), isNull(apiTokens.revokedAt)))
-        .returning({ id: apiTokens.id })
+        .returning({ id: apiTokens.id, name: apiTokens.name, prefix: apiTokens.prefix, org: apiTokens.organizationId })
     : [];
-  if (revoked.length === 0) throw new AppError("NOT_FOUND", "API token not found");
+  const [token] = revoked;
+  if (!token) throw new AppError("NOT_FOUND", "API token not found");
+  await recordCallerEvent(ctx, {
+    kind: "api_token.revoked",
+    organizationId: token.org,
+    details: { token_id: token.id, name: token.name, prefix: token.prefix },
+  });
 }

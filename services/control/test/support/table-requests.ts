@@ -52,6 +52,8 @@ export const requests: Record<string, Builder> = {
   "GET /api/organizations": async () => p("/api/organizations"),
   "PUT /api/organizations/:id": async (_f, c) => p(`/api/organizations/${c.home.org}`, { name: "Renamed Org" }),
   "POST /api/organizations/:id/activate": async (_f, c) => p(`/api/organizations/${c.home.org}/activate`),
+  "GET /api/organizations/:id/audit": async (_f, c) => p(`/api/organizations/${c.home.org}/audit`),
+  "GET /api/platform/audit": async () => p("/api/platform/audit?limit=5"),
   "GET /api/organizations/:id/members": async (_f, c) => p(`/api/organizations/${c.home.org}/members`),
   "GET /api/organizations/:id/teams": async (_f, c) => p(`/api/organizations/${c.home.org}/teams`),
   "POST /api/organizations/:id/teams": async (_f, c) =>

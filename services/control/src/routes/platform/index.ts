@@ -1,3 +1,4 @@
+import { platformListAuditRoute } from "./audit/list.ts";
 import { platformAddMemberRoute } from "./members/add.ts";
 import { platformListMembersRoute } from "./members/list.ts";
 import { platformRemoveMemberRoute } from "./members/remove.ts";
@@ -16,4 +17,5 @@ export const platformRoutes = [
   platformAddMemberRoute,
   platformUpdateMemberRoute,
   platformRemoveMemberRoute,
+  platformListAuditRoute,
 ];
