@@ -9,9 +9,11 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { type ListenHandlers, listenPostgres, type StopListening } from "./listen.ts";
 import { migratePostgresLocked } from "./migrate-lock.ts";
 import * as schema from "./schema/index.ts";
 
+export type { ListenHandlers, StopListening } from "./listen.ts";
 export type Schema = typeof schema;
 // biome-ignore lint/suspicious/noExplicitAny: both drivers' result kinds sit behind the one PgDatabase type
 export type Db = PgDatabase<PgQueryResultHKT & any, Schema>;
@@ -36,6 +38,11 @@ export type Database = {
   /** Rows of a raw statement, whichever driver runs it. */
   rows<T = Record<string, unknown>>(query: ReturnType<typeof sql>, on?: DbOrTx): Promise<T[]>;
   ping(): Promise<void>;
+  /**
+   * Subscribes to NOTIFY on `channel` (a connection of its own on PostgreSQL, reconnecting when lost; the embedded
+   * database's listener on PGlite). Resolves once the first attempt to subscribe has been made.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<StopListening>;
   close(): Promise<void>;
 };
 
@@ -85,6 +92,7 @@ async function openPostgres(url: string, max: number, name: string): Promise<Dat
     connection: { application_name: applicationName },
   });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const listeners = new Set<StopListening>();
   return {
     db,
     kind: "postgres",
@@ -113,7 +121,16 @@ async function openPostgres(url: string, max: number, name: string): Promise<Dat
     async ping() {
       await client`select 1`;
     },
+    async listen(channel, handlers) {
+      const stop = await listenPostgres(url, `${applicationName}:listen`.slice(0, 63), channel, handlers);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
     async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
       await client.end({ timeout: 5 });
     },
   };
@@ -135,6 +152,14 @@ async function openPglite(dataDir = "./data/pglite"): Promise<Database> {
     },
     async ping() {
       await client.query("select 1");
+    },
+    async listen(channel, handlers) {
+      const unlisten = await client.listen(channel, (payload) => handlers.notify(payload));
+      handlers.live(true);
+      return async () => {
+        handlers.live(false);
+        await unlisten();
+      };
     },
     async close() {
       await client.close();

@@ -1,6 +1,7 @@
 import type { Database } from "@ams/db";
 import type { HealthProbe, Logger, ServiceTokens } from "@ams/shared";
 import type { Context } from "hono";
+import type { AccessState } from "./auth/access-state.ts";
 import type { LocalAccessTokens } from "./auth/access-token.ts";
 import type { Authenticator } from "./auth/authenticate.ts";
 import type { UserDirectory } from "./auth/directory.ts";
@@ -39,6 +40,8 @@ export type ControlContext = {
   health: HealthChecks;
   accessTokens: LocalAccessTokens;
   authenticate: Authenticator;
+  /** Per-user valid-after, disabled and role, and signed-out token ids, as every request checks them. */
+  accessState: AccessState;
   revocations: AccessTokenRevocations;
   limiter: LoginLimiter;
   directory: UserDirectory;

@@ -1,4 +1,5 @@
 import { silentLogger } from "@ams/shared";
+import { createAccessState } from "./auth/access-state.ts";
 import { createLocalAccessTokens } from "./auth/access-token.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import { createLocalDirectory } from "./auth/directory.ts";
@@ -15,7 +16,8 @@ import { createSessionAuth } from "./session/better-auth.ts";
 export function createControlContext(deps: ControlDeps): ControlContext {
   const clock = deps.clock ?? (() => new Date());
   const accessTokens = createLocalAccessTokens(deps.env.AUTH_JWT_SECRET, clock);
-  const revocations = createAccessTokenRevocations(deps.database, clock);
+  const accessState = createAccessState(deps.database);
+  const revocations = createAccessTokenRevocations(deps.database, accessState, clock);
   const log = deps.log ?? silentLogger;
   const session = deps.env.AUTH_MODE === "session" ? sessionProfile(deps, clock) : undefined;
   return {
@@ -27,15 +29,19 @@ export function createControlContext(deps: ControlDeps): ControlContext {
     health: deps.health ?? {},
     accessTokens,
     authenticate: refuseDisabledUsers(
-      deps.database,
       session?.lookup.authenticate ??
         createAuthenticator({
           database: deps.database,
-          verifiers: [accessTokens.verify, ...(deps.accessTokenVerifiers ?? [])],
+          local: accessTokens,
+          verifiers: deps.accessTokenVerifiers ?? [],
           clock,
+          state: accessState,
           revocations,
         }),
+      accessState,
+      clock,
     ),
+    accessState,
     revocations,
     limiter: createLoginLimiter(deps.database, clock),
     directory: deps.directory ?? createLocalDirectory(deps.database),

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generateApiToken } from "../src/auth/api-token-format.ts";
 import { type RouteRule, routesFor, routeTable } from "../src/gateway/routes.ts";
-import { type Credentials, createHarness, type Harness } from "./support/harness.ts";
+import { type Credentials, cookiesOf, createHarness, type Harness } from "./support/harness.ts";
 import { createFixtures, type Fixtures, type Home } from "./support/table-fixtures.ts";
 import { type Caller, requests, ruleKey } from "./support/table-requests.ts";
 
@@ -301,6 +301,11 @@ describe("route x caller -> status", () => {
           headers: prepared.headers,
         });
         const got = res.status;
+        if (ruleKey(rule) === "POST /api/auth/change-password" && got < 300 && p.creds && "cookies" in p.creds) {
+          // A password change ends every other session and access token of the user, the table's shared session
+          // included: the persona goes on with the new session the response set.
+          Object.assign(p.creds.cookies, cookiesOf(res));
+        }
         const forwarded =
           rule.upstream === "tenant"
             ? reached.tenant > before.tenant

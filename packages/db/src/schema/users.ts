@@ -21,6 +21,13 @@ export const users = pgTable("users", {
   banned: boolean("banned").notNull().default(false),
   banReason: text("ban_reason"),
   banExpires: timestamp("ban_expires", { withTimezone: true }),
+  /**
+   * Local access tokens issued before this instant (microseconds, as their iat_us claim) are refused by every control replica:
+   * set when every session of the user ends (password change or reset, a reused refresh token). A change of it,
+   * of role or of banned is announced on the `access_changes` channel (trigger users_access_change), so replicas
+   * forget what they remembered of the user at once.
+   */
+  tokensValidAfter: timestamp("tokens_valid_after", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,10 +1,12 @@
 import type { Database } from "@ams/db";
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
-import type { AccessTokenVerifier } from "./access-token.ts";
+import type { AccessState } from "./access-state.ts";
+import type { AccessTokenVerifier, LocalAccessTokens } from "./access-token.ts";
 import { API_TOKEN_PREFIX } from "./api-token-format.ts";
 import { lookupApiToken } from "./api-token-lookup.ts";
 import { ACCESS_COOKIE } from "./cookies.ts";
+import { localTokenStands } from "./local-token-check.ts";
 import type { Principal } from "./principal.ts";
 import type { AccessTokenRevocations } from "./revocations.ts";
 
@@ -12,12 +14,16 @@ export type Authenticator = (c: Context) => Promise<Principal | null>;
 
 /**
  * Reads the credentials of a request: `Authorization: Bearer` (an access JWT or a personal API token) or else the
- * access_token cookie (JWT only). Verifiers are tried in order (local first; the OIDC one checks its issuer).
+ * access_token cookie (JWT only). A local access token must still stand (local-token-check.ts: signed out,
+ * valid-after, disabled, lost platform_admin); the further verifiers (the identity provider's, which checks its
+ * issuer) are tried after it, their tokens checked against sign-outs.
  */
 export function createAuthenticator(opts: {
   database: Database;
+  local: LocalAccessTokens;
   verifiers: AccessTokenVerifier[];
   clock: () => Date;
+  state: AccessState;
   revocations: AccessTokenRevocations;
 }): Authenticator {
   return async (c) => {
@@ -33,6 +39,10 @@ export function createAuthenticator(opts: {
     }
     if (!token) return null;
     if (token.startsWith(API_TOKEN_PREFIX)) return lookupApiToken(opts.database, token, opts.clock());
+    const local = await opts.local.read(token);
+    if (local) {
+      return (await localTokenStands(opts.state, local)) ? { ...local.identity, apiToken: null } : null;
+    }
     for (const verify of opts.verifiers) {
       const identity = await verify(token);
       if (identity) return (await opts.revocations.isRevoked(token)) ? null : { ...identity, apiToken: null };

@@ -11,6 +11,8 @@ export type IdentityClaims = JWTPayload & {
   email_verified?: boolean;
   realm_access?: { roles?: string[] };
   must_change_password?: boolean;
+  /** Local access tokens: the issue instant in epoch microseconds (instants.ts; iat has whole seconds only). */
+  iat_us?: number;
 };
 
 /** Maps verified claims to an Identity: id from sub, username from preferred_username, Admin from the realm role. */

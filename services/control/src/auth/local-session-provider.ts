@@ -17,6 +17,7 @@ export const localSessionProvider: SessionProvider = {
     const token = readRefreshCookie(c);
     if (!token) return refreshFailed(c);
     const result = await rotateRefreshToken(ctx.database.db, token, ctx.clock());
+    if (result.kind === "reused") ctx.accessState.forgetUser(result.userId);
     if (result.kind !== "rotated") return refreshFailed(c);
     const user = await findUserById(ctx.database.db, result.userId);
     if (!user) return refreshFailed(c);

@@ -1,6 +1,7 @@
 import { type Db, type DbOrTx, refreshTokens } from "@ams/db";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { randomSecret, sha256Hex } from "./secrets.ts";
+import { refuseAccessTokensBefore } from "./valid-after.ts";
 
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 60 * 60;
 
@@ -71,7 +72,12 @@ export async function revokeSessionOf(db: DbOrTx, token: string, now: Date): Pro
     .where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt)));
 }
 
+/**
+ * Ends every session of the user: their refresh tokens, and on every replica their access tokens issued before
+ * `now` (the caller's replica forgets the user's cached state after the commit: ctx.accessState.forgetUser).
+ */
 export async function revokeAllSessions(db: DbOrTx, userId: string, now: Date): Promise<void> {
+  await refuseAccessTokensBefore(db, userId, now);
   await db
     .update(refreshTokens)
     .set({ revokedAt: now })

@@ -1,27 +1,33 @@
 import { type Database, revokedAccessTokens } from "@ams/db";
-import { lt, sql } from "drizzle-orm";
+import { lt } from "drizzle-orm";
 import { decodeJwt } from "jose";
+import type { AccessState } from "./access-state.ts";
 import { sha256Hex } from "./secrets.ts";
 
 /**
- * Signed-out access tokens. A sign-out writes the token's hash to the database, where every control replica finds
- * it: this replica refuses the token at once, the others within RECHECK_MS (each remembers a "not revoked" answer
- * that long, so a busy token costs one indexed lookup per second, not one per request).
+ * Signed-out access tokens, by id: the token's `jti` (every local token has a unique one), or for an identity
+ * provider's token without one, the SHA-256 of the token. A sign-out writes the id to the database; this replica
+ * refuses the token at once, every other one when the insert's announcement reaches it (access-state.ts).
  */
 export type AccessTokenRevocations = {
   revoke(token: string): Promise<void>;
   isRevoked(token: string): Promise<boolean>;
 };
 
-export const RECHECK_MS = 1_000;
-const MAX_REMEMBERED = 10_000;
+/** The id a sign-out revokes: the jti claim, else `sha256:` and the token's hash. */
+export function accessTokenId(token: string): string {
+  try {
+    const { jti } = decodeJwt(token);
+    if (typeof jti === "string" && jti !== "") return jti;
+  } catch {}
+  return `sha256:${sha256Hex(token)}`;
+}
 
-export function createAccessTokenRevocations(database: Database, clock: () => Date): AccessTokenRevocations {
-  const remembered = new Map<string, { revoked: boolean; until: number }>();
-  const remember = (hash: string, revoked: boolean, until: number) => {
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-    remembered.set(hash, { revoked, until });
-  };
+export function createAccessTokenRevocations(
+  database: Database,
+  state: AccessState,
+  clock: () => Date,
+): AccessTokenRevocations {
   return {
     async revoke(token) {
       const now = clock();
@@ -31,23 +37,12 @@ export function createAccessTokenRevocations(database: Database, clock: () => Da
         if (typeof exp === "number") expiresAt = new Date(exp * 1000);
       } catch {}
       if (expiresAt <= now) return;
-      const hash = sha256Hex(token);
-      await database.db.insert(revokedAccessTokens).values({ tokenHash: hash, expiresAt }).onConflictDoNothing();
+      const jti = accessTokenId(token);
+      await database.db.insert(revokedAccessTokens).values({ jti, expiresAt }).onConflictDoNothing();
+      state.noteRevoked(jti);
       // Entries outlive their token by nothing: each sign-out sweeps the expired ones.
       await database.db.delete(revokedAccessTokens).where(lt(revokedAccessTokens.expiresAt, now));
-      remember(hash, true, Number.POSITIVE_INFINITY);
     },
-    async isRevoked(token) {
-      const hash = sha256Hex(token);
-      const now = clock().getTime();
-      const known = remembered.get(hash);
-      if (known && (known.revoked || known.until > now)) return known.revoked;
-      const rows = await database.rows<{ one: number }>(
-        sql`select 1 as one from revoked_access_tokens where token_hash = ${hash}`,
-      );
-      const revoked = rows.length > 0;
-      remember(hash, revoked, now + RECHECK_MS);
-      return revoked;
-    },
+    isRevoked: (token) => state.isRevoked(accessTokenId(token)),
   };
 }

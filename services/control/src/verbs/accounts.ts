@@ -154,6 +154,7 @@ export async function changePassword({
     await revokeAllSessions(tx, principal.userId, now);
     return row;
   });
+  ctx.accessState.forgetUser(principal.userId);
   if (!user) throw new AppError("UNAUTHENTICATED", "The account no longer exists");
   await recordCallerEvent(ctx, { kind: "password.changed", target: subjectOf(principal) });
   return identityOf(user);
