@@ -11,6 +11,8 @@ import { createControlContext } from "./create-context.ts";
 import type { ControlDeps } from "./deps.ts";
 import { createGateway } from "./gateway/middleware.ts";
 import type { AppEnv } from "./http/app-env.ts";
+import { limitRequestBodies } from "./http/body-limits.ts";
+import { HSTS, setHeader } from "./http/headers.ts";
 import { registerControlRoutes } from "./http/route.ts";
 import { registerOAuthRoutes } from "./oauth/index.ts";
 import { apiTokenRoutes } from "./routes/api-tokens/index.ts";
@@ -45,9 +47,21 @@ export function createControlApp(deps: ControlDeps) {
   app.use("*", async (c, next) => {
     c.set("publicHttps", publicHttps);
     await next();
+    // Served over https: browsers keep to https for a year (HSTS), so no later visit starts in clear.
+    if (publicHttps) setHeader(c, "strict-transport-security", HSTS);
   });
-  app.use("/api/*", refuseUnstorableText());
+  // Before anything reads a body (authentication, sign-in, better-auth, the OAuth token endpoint): an anonymous
+  // caller cannot make control hold more than the JSON limit. The NUL check reads bodies, so it runs after the
+  // gateway has authenticated and authorized (forwarded requests get tenant's own).
+  app.use(
+    "*",
+    limitRequestBodies({
+      jsonBytes: deps.env.JSON_BODY_LIMIT_KB * 1024,
+      uploadBytes: deps.env.UPLOAD_LIMIT_MB * 1024 * 1024,
+    }),
+  );
   app.use("*", createGateway(ctx));
+  app.use("/api/*", refuseUnstorableText());
   registerHealthRoute(app, ctx);
   if (ctx.session) {
     registerSessionAuthRoutes(app, ctx);

@@ -71,6 +71,13 @@ const EnvSchema = z.object({
   MCP_URL: optionalUrl,
   NATS_URL: optionalUrl,
   NEO4J_URL: optionalUrl,
+  /**
+   * The largest request body control reads (KiB), checked before anything else (authentication included): every
+   * JSON route, sign-in and the OAuth token endpoint. Tenant reads the same variable.
+   */
+  JSON_BODY_LIMIT_KB: z.coerce.number().int().positive().default(1024),
+  /** The largest body of the upload routes (MiB: import, create from file, MCP), passed on as it streams. */
+  UPLOAD_LIMIT_MB: z.coerce.number().int().positive().default(50),
   /** How many reverse proxies in front of control append to X-Forwarded-For (0: use the socket address). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
   DEMO_SEED: flag,

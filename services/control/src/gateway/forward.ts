@@ -58,6 +58,9 @@ export async function forwardRequest(c: Context, upstream: Upstream, opts: Forwa
   try {
     res = await upstream.fetch(new Request(url, init));
   } catch (err) {
+    // The caller's body went over the edge's upload limit while it streamed to the upstream (http/body-limits.ts).
+    const cause = err instanceof AppError ? err : (err as { cause?: unknown })?.cause;
+    if (cause instanceof AppError && cause.code === "PAYLOAD_TOO_LARGE") throw cause;
     const id = (c.var as { requestId?: string }).requestId;
     opts.log?.warn("upstream request failed", { request_id: id, path: opts.path, err });
     throw new AppError("UNAVAILABLE", "The upstream service is unavailable");

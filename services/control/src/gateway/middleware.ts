@@ -58,6 +58,8 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
         peeked.body = await c.req.arrayBuffer();
       });
       body = mustExist(peeked.body, "The request body read within the peek limit");
+      // The request stays readable for what follows (the NUL check, a control route's validator).
+      c.req.raw = new Request(c.req.raw, { body });
       bodyOrganizationId = await peekOrganizationId(c.req.header("content-type"), body);
     }
     const access = await authorize({ rule, params, principal, bodyOrganizationId }, resolver, policy).catch((err) => {

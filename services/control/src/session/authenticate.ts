@@ -1,5 +1,4 @@
 import type { Database } from "@ams/db";
-import type { Context } from "hono";
 import { API_TOKEN_PREFIX } from "../auth/api-token-format.ts";
 import { lookupApiToken } from "../auth/api-token-lookup.ts";
 import type { Authenticator } from "../auth/authenticate.ts";
@@ -20,7 +19,9 @@ type Cached = Principal | null;
 /**
  * The session profile's caller identification: `Authorization: Bearer` carries a personal API token (never a JWT),
  * otherwise better-auth's session cookie. A cookie-authenticated write must come from a trusted origin (CSRF).
- * Session lookups are cached for SESSION_CACHE_SECONDS, keyed by the cookie header's session part.
+ * Session lookups are cached for SESSION_CACHE_SECONDS, keyed by the value of exactly the cookie better-auth reads
+ * (its configured name), and better-auth is shown only that cookie: the key and what it identifies cannot differ,
+ * whatever other cookies (a sibling subdomain's `a_session_token`, a shadowing duplicate) the browser sends along.
  */
 export function createSessionAuthenticator(opts: {
   auth: SessionAuth;
@@ -30,15 +31,16 @@ export function createSessionAuthenticator(opts: {
   trustedOrigins: string[];
 }): SessionLookup {
   const cache: TtlCache<Cached> = createTtlCache(opts.cacheSeconds * 1000, opts.clock);
-  const lookup = async (c: Context, key: string): Promise<Cached> => {
-    const hit = cache.get(key);
+  const cookieName = opts.auth.$context.then((context) => context.authCookies.sessionToken.name);
+  const lookup = async (name: string, value: string): Promise<Cached> => {
+    const hit = cache.get(value);
     if (hit !== undefined) return hit;
     const found = await opts.auth.api.getSession({
-      headers: new Headers({ cookie: c.req.header("cookie") ?? "" }),
+      headers: new Headers({ cookie: `${name}=${value}` }),
       query: { disableCookieCache: true, disableRefresh: true },
     });
     const principal = found ? principalOf(found) : null;
-    cache.set(key, principal);
+    cache.set(value, principal);
     return principal;
   };
   return {
@@ -49,24 +51,34 @@ export function createSessionAuthenticator(opts: {
         if (!token?.startsWith(API_TOKEN_PREFIX)) return null;
         return lookupApiToken(opts.database, token, opts.clock());
       }
-      const key = sessionCookieOf(c.req.header("cookie"));
-      if (!key) return null;
-      const principal = await lookup(c, key);
-      if (principal) checkOrigin(c, opts.trustedOrigins);
-      return principal;
+      const name = await cookieName;
+      // A browser sends a same-named cookie once per matching domain and path; only a valid one signs in.
+      for (const value of cookieValues(c.req.header("cookie"), name)) {
+        const principal = await lookup(name, value);
+        if (!principal) continue;
+        checkOrigin(c, opts.trustedOrigins);
+        return principal;
+      }
+      return null;
     },
     forgetUser: (userId) => cache.deleteWhere((p) => p?.userId === userId),
   };
 }
 
-/** The value of the cookie whose name ends in `session_token` (with or without the __Secure- prefix). */
-export function sessionCookieOf(cookieHeader: string | undefined): string | null {
-  if (!cookieHeader) return null;
+/** At most this many same-named session cookies are tried (a browser sends one per matching domain and path). */
+const MAX_SAME_NAMED = 3;
+
+/** The values of the cookies named exactly `name`, in the order sent. */
+export function cookieValues(cookieHeader: string | undefined, name: string): string[] {
+  const values: string[] = [];
+  if (!cookieHeader) return values;
   for (const part of cookieHeader.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim().endsWith("session_token")) return part.slice(eq + 1).trim() || null;
+    if (eq <= 0 || part.slice(0, eq).trim() !== name) continue;
+    const value = part.slice(eq + 1).trim();
+    if (value && values.push(value) >= MAX_SAME_NAMED) break;
   }
-  return null;
+  return values;
 }
 
 type Found = {

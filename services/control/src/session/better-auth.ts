@@ -13,7 +13,11 @@ import type { ControlEnv } from "../env.ts";
 import { keycloakProvider } from "./providers.ts";
 
 export const SESSION_BASE_PATH = "/auth";
-/** better-auth's cookie prefix; the cookie is `<prefix>.session_token` (with `__Secure-` in front over https). */
+/**
+ * better-auth's cookie prefix; the cookie is `<prefix>.session_token`. Over https it is `__Host-ams.session_token`:
+ * Secure, Path=/ and no Domain, so no sibling subdomain can set or shadow it. Only with COOKIE_DOMAIN (a cookie
+ * shared across subdomains, which `__Host-` forbids) is it `__Secure-ams.session_token`.
+ */
 const COOKIE_PREFIX = "ams";
 /** Sessions last a week and are extended once a day while used (better-auth's defaults, stated). */
 const SESSION_SECONDS = 7 * 24 * 3600;
@@ -28,6 +32,7 @@ const CHANGE_PASSWORD = "/change-password";
  */
 export function createSessionAuth(env: ControlEnv, database: Database) {
   const https = new URL(env.PUBLIC_URL).protocol === "https:";
+  const hostOnly = https && !env.COOKIE_DOMAIN;
   const keycloak = keycloakProvider(env, database);
   return betterAuth({
     appName: "ArchiMate",
@@ -80,8 +85,10 @@ export function createSessionAuth(env: ControlEnv, database: Database) {
       customRules: { "/sign-in/username": false },
     },
     advanced: {
-      cookiePrefix: COOKIE_PREFIX,
-      useSecureCookies: https,
+      // __Host- in the prefix (better-auth would put __Secure- in front of it), Secure set by the default attributes.
+      cookiePrefix: hostOnly ? `__Host-${COOKIE_PREFIX}` : COOKIE_PREFIX,
+      useSecureCookies: https && !hostOnly,
+      defaultCookieAttributes: hostOnly ? { secure: true, path: "/" } : undefined,
       crossSubDomainCookies: env.COOKIE_DOMAIN ? { enabled: true, domain: env.COOKIE_DOMAIN } : undefined,
       database: { generateId: () => randomUUID() },
     },
