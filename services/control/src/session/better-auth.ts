@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { accounts, type Database, sessions, users, verifications } from "@ams/db";
+import { accounts, type Database, sessions, twoFactors, users, verifications } from "@ams/db";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { createAuthMiddleware, isAPIError } from "better-auth/api";
@@ -11,6 +11,7 @@ import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword 
 import { normalizeUsername } from "../auth/users.ts";
 import type { ControlEnv } from "../env.ts";
 import { keycloakProvider } from "./providers.ts";
+import { twoFactorPlugin, withHashedRecoveryCode } from "./two-factor.ts";
 
 export const SESSION_BASE_PATH = "/auth";
 /**
@@ -43,7 +44,7 @@ export function createSessionAuth(env: ControlEnv, database: Database) {
     logger: { disabled: env.NODE_ENV === "test" },
     database: drizzleAdapter(database.db as Parameters<typeof drizzleAdapter>[0], {
       provider: "pg",
-      schema: { user: users, account: accounts, session: sessions, verification: verifications },
+      schema: { user: users, account: accounts, session: sessions, verification: verifications, twoFactor: twoFactors },
     }),
     trustedOrigins: [new URL(env.PUBLIC_URL).origin, ...env.TRUSTED_ORIGINS],
     // A provider sign-in that fails before its own error address is known (a wrong or expired state) lands on the
@@ -64,9 +65,12 @@ export function createSessionAuth(env: ControlEnv, database: Database) {
     user: { additionalFields: { mustChangePassword: { type: "boolean", required: false, input: false } } },
     hooks: {
       // A password change ends every other session of the user, whatever the client asks (as in the local profile);
-      // better-auth then starts a fresh session for this browser.
+      // better-auth then starts a fresh session for this browser. A presented recovery code is compared hashed.
       before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== CHANGE_PASSWORD) return;
+        if (ctx.path !== CHANGE_PASSWORD) {
+          const body = withHashedRecoveryCode(ctx.path, ctx.body);
+          return body ? { context: { body } } : undefined;
+        }
         return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
       }),
       // A changed password satisfies a forced change.
@@ -104,6 +108,7 @@ export function createSessionAuth(env: ControlEnv, database: Database) {
         adminRoles: [PLATFORM_ADMIN_ROLE],
         roles: { user: userAc, [PLATFORM_ADMIN_ROLE]: adminAc },
       }),
+      twoFactorPlugin(),
       ...(keycloak ? [genericOAuth({ config: [keycloak] })] : []),
     ],
   });

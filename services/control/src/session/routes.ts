@@ -9,6 +9,7 @@ import { registerControlRoutes } from "../http/route.ts";
 import { SESSION_BASE_PATH, type SessionAuth } from "./better-auth.ts";
 import { sessionRoutes } from "./contracts.ts";
 import { PROVIDER_SIGN_IN_PATH, providerSignInEnabled } from "./providers.ts";
+import { VERIFY_TOTP, verifyTotpGuarded } from "./two-factor.ts";
 
 type Method = "GET" | "POST";
 /** One better-auth endpoint the product uses, and whether the caller's cached session lookups end with it. */
@@ -32,6 +33,14 @@ export const ALLOWED_BETTER_AUTH: readonly Allowed[] = [
   // A provider sign-in (Keycloak through the generic OAuth plugin), only when one is configured.
   { method: "POST", path: PROVIDER_SIGN_IN_PATH.slice(SESSION_BASE_PATH.length), when: providerConfigured },
   { method: "GET", path: "/callback/:id", when: providerConfigured },
+  // Two-factor (better-auth's plugin, two-factor.ts): enrol (password; answers the TOTP URI and the recovery codes),
+  // confirm with the first code or complete a sign-in (verify-totp, its own route below), a recovery code at sign-in,
+  // new recovery codes (password), disable (password). Each that replaces the session ends the cached lookups.
+  { method: "POST", path: "/two-factor/enable", ends: true },
+  { method: "POST", path: VERIFY_TOTP, ends: true },
+  { method: "POST", path: "/two-factor/verify-backup-code" },
+  { method: "POST", path: "/two-factor/generate-backup-codes" },
+  { method: "POST", path: "/two-factor/disable", ends: true },
 ];
 
 /** A provider id in the callback path: better-auth sees exactly this path, never an encoded other one. */
@@ -75,8 +84,22 @@ export function registerSessionAuthRoutes(app: App, ctx: ControlContext): void {
     await auditSignIn(ctx, response, normalizeUsername(name), ip);
     return withoutSessionToken(response);
   });
+  // The TOTP check with replay refusal and the database count of wrong codes (two-factor.ts).
+  app.post(`${SESSION_BASE_PATH}${VERIFY_TOTP}`, async (c) => {
+    const before = await session.lookup.authenticate(c).catch(() => null);
+    const response = await verifyTotpGuarded({
+      database: ctx.database,
+      now: ctx.clock(),
+      request: canonical(c, VERIFY_TOTP),
+      signedInUserId: before?.userId ?? null,
+      pass: (request) => passThrough(session.auth, request),
+    });
+    if (before) session.lookup.forgetUser(before.userId);
+    return response;
+  });
   for (const allowed of ALLOWED_BETTER_AUTH) {
-    if (allowed.path === "/sign-in/username" || (allowed.when && !allowed.when(ctx))) continue;
+    const own = allowed.path === "/sign-in/username" || allowed.path === VERIFY_TOTP;
+    if (own || (allowed.when && !allowed.when(ctx))) continue;
     app.on(allowed.method, `${SESSION_BASE_PATH}${allowed.path}`, async (c) => {
       const id = c.req.param("id");
       if (id !== undefined && !PROVIDER_ID.test(id)) throw notFound();
