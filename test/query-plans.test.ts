@@ -29,6 +29,8 @@ import { resolveActive, resolveWorkspace } from "../services/control/src/gateway
 
 const ELEMENTS = 20_000;
 const ORGANIZATIONS = 5_000;
+/** Of those, the first 2,000 have a team (so the team tables are big enough for their plans to matter). */
+const TEAM_ORGANIZATIONS = 2_000;
 /** Tables at least this large must be reached through an index. */
 const BIG_TABLE_ROWS = 1_000;
 /** A hot read answers one page or one item; reading more rows than this means its cost grows with the data. */
@@ -143,6 +145,15 @@ async function seedOrganizations(db: Database, count: number) {
   );
   await db.rows(sql`insert into api_tokens (user_id, organization_id, name, prefix, token_hash)
     select 'u-' || g, md5('org-' || g)::uuid, 't', 'ams_pat_x', encode(sha256(('t-' || g)::bytea), 'hex') from ${range}`);
+  // Teams in the first TEAM_ORGANIZATIONS: one each, its owner a member, its workspace assigned to it.
+  const teamRange = sql`generate_series(1, ${TEAM_ORGANIZATIONS}::int) g`;
+  await db.rows(sql`insert into teams (id, organization_id, name)
+    select md5('team-' || g)::uuid, md5('org-' || g)::uuid, 'Team' from ${teamRange}`);
+  await db.rows(
+    sql`insert into team_members (team_id, user_id) select md5('team-' || g)::uuid, 'u-' || g from ${teamRange}`,
+  );
+  await db.rows(sql`insert into workspace_teams (workspace_id, team_id)
+    select w.id, md5('team-' || g)::uuid from ${teamRange} join workspaces w on w.organization_id = md5('org-' || g)::uuid`);
 }
 
 /** The statements `run` sends to the database. */
@@ -241,11 +252,23 @@ describe("the hot reads use indexes and read only what they answer", () => {
     ],
     ["the nodes and connections of a view", (db: Database) => loadRenderInput(db, ctx.workspaceId!, "v-37")],
     ["the signed-in user's memberships", (db: Database) => resolveActive(db, "u-4321")],
+    [
+      "the signed-in user's memberships where the organization has teams",
+      (db: Database) => resolveActive(db, "u-1234"),
+    ],
     ["the user's standing in a workspace", (db: Database) => resolveWorkspace(db, userId, ctx.workspaceId!)],
     ["an API token by its hash", (db: Database) => lookupApiToken(db, token, new Date())],
   ])("%s", async (_name, run) => {
     const statements = await capture(run);
     expect(await checkPlans(statements)).toEqual([]);
+  });
+
+  test("the gateway's per-request choice sends one statement, and a second only where the organization has teams", async () => {
+    expect(await capture((db) => resolveActive(db, "u-4321"))).toHaveLength(1);
+    const withTeams = await capture((db) => resolveActive(db, "u-1234"));
+    expect(withTeams).toHaveLength(2);
+    expect(withTeams[0]!.text).not.toMatch(/team_members|workspace_teams/);
+    expect(withTeams[1]!.text).toMatch(/team_members/);
   });
 
   test("the check fails on a plan that scans a big table (the test can fail)", async () => {

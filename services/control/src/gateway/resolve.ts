@@ -38,10 +38,17 @@ const twoFactorOk = (userId: string, org: string) =>
     then coalesce((select u.two_factor_enabled from users u where u.id = ${userId}), false) else true end`;
 
 /**
- * The interactive choice, in one query: the session's active organization (session profile) while the user is a
- * member of it, else the selected organization while the user is still a member of it (with the selected workspace
- * if it belongs there), else the first membership (enabled organizations first) with its first workspace. Null when
- * the user has no membership at all.
+ * The interactive choice: the session's active organization (session profile) while the user is a member of it,
+ * else the selected organization while the user is still a member of it (with the selected workspace if it belongs
+ * there), else the first membership (enabled organizations first) with its first workspace. Null when the user has
+ * no membership at all.
+ *
+ * It runs on every gateway request, so it is two statements of which the common case sends one. The first chooses
+ * without any team table and says whether the chosen organization has teams at all; without teams nobody is in one
+ * and every workspace is visible (a workspace is only ever assigned to teams of its own organization), so its answer
+ * stands. With teams, the whole choice is made again by one statement with the team ids and visibility checks, so
+ * no answer mixes two snapshots. The team-free statement is what PostgreSQL plans per request (PGlite always plans
+ * anew; postgres.js's named statement may keep a custom plan), and the team subqueries quadrupled that planning.
  */
 export async function resolveActive(
   database: Database,
@@ -49,6 +56,38 @@ export async function resolveActive(
   sessionOrganizationId: string | null = null,
 ): Promise<ActiveStanding | null> {
   const preferred = isUuid(sessionOrganizationId) ? sessionOrganizationId : null;
+  const [row] = await database.rows<StandingRow & { has_teams: boolean }>(
+    sql`
+    select m.organization_id, o.enabled, m.role, ${twoFactorOk(userId, "o")} as two_factor_ok,
+      exists (select 1 from teams t where t.organization_id = m.organization_id) as has_teams,
+      case when s.organization_id = m.organization_id
+        then (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = m.organization_id)
+        else (select w.id from workspaces w where w.organization_id = m.organization_id
+          order by w.created_at, w.id limit 1)
+      end as workspace_id
+    ${activeChoice(userId, preferred)}`,
+  );
+  if (!row) return null;
+  if (!row.has_teams) return { ...toStanding(row), workspaceId: row.workspace_id ?? null };
+  return resolveActiveWithTeams(database, userId, preferred);
+}
+
+/** FROM to LIMIT of both statements of resolveActive: the user's memberships, the preferred one first. */
+const activeChoice = (userId: string, preferred: string | null) => sql`
+    from memberships m
+    join organizations o on o.id = m.organization_id
+    left join user_selections s on s.user_id = m.user_id
+    where m.user_id = ${userId}
+    order by (m.organization_id = ${preferred}::uuid) desc nulls last,
+      (s.organization_id = m.organization_id) desc nulls last, o.enabled desc, m.created_at, m.organization_id
+    limit 1`;
+
+/** resolveActive where the organization has teams: the caller's team ids, and only workspaces they may see. */
+async function resolveActiveWithTeams(
+  database: Database,
+  userId: string,
+  preferred: string | null,
+): Promise<ActiveStanding | null> {
   const seen = workspaceVisible("w", userId, sql`m.role`);
   const [row] = await database.rows<StandingRow>(
     sql`
@@ -60,13 +99,7 @@ export async function resolveActive(
         else (select w.id from workspaces w where w.organization_id = m.organization_id and ${seen}
           order by w.created_at, w.id limit 1)
       end as workspace_id
-    from memberships m
-    join organizations o on o.id = m.organization_id
-    left join user_selections s on s.user_id = m.user_id
-    where m.user_id = ${userId}
-    order by (m.organization_id = ${preferred}::uuid) desc nulls last,
-      (s.organization_id = m.organization_id) desc nulls last, o.enabled desc, m.created_at, m.organization_id
-    limit 1`,
+    ${activeChoice(userId, preferred)}`,
   );
   return row ? { ...toStanding(row), workspaceId: row.workspace_id ?? null } : null;
 }
