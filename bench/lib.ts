@@ -1,3 +1,5 @@
+import { appendFileSync } from "node:fs";
+
 /** Small timing helpers for `pnpm bench`: every figure is printed beside a floor measured in the same run. */
 export type Stats = { median: number; p99: number; mean: number; n: number };
 
@@ -26,6 +28,7 @@ const verdicts: Verdict[] = [];
 /** One line: the figure, its floor, the ratio, and the target with a pass/miss mark. */
 export function report(name: string, value: number, floor: number | null, target: string, ok: boolean) {
   verdicts.push({ name, ok });
+  record({ name, value, floor, unit: "ms" });
   const ratio = floor ? `${(value / floor).toFixed(2)}x floor` : "";
   console.log(
     `${ok ? "PASS" : "MISS"}  ${name.padEnd(58)} ${fmt(value)} ms   floor ${floor === null ? "    n/a" : fmt(floor)} ms  ${ratio.padEnd(13)} target: ${target}`,
@@ -36,6 +39,15 @@ export function report(name: string, value: number, floor: number | null, target
 export function verdict(name: string, line: string, ok: boolean) {
   verdicts.push({ name, ok });
   console.log(`${ok ? "PASS" : "MISS"}  ${line}`);
+}
+
+/**
+ * BENCH_RESULTS=<file>: every figure also goes there as one JSON line ({name, value, floor, unit}), which
+ * `pnpm bench:compare` reads (it falls back to the printed lines for a tree whose bench predates this).
+ */
+function record(figure: { name: string; value: number; floor: number | null; unit: "ms" }) {
+  const file = process.env.BENCH_RESULTS;
+  if (file) appendFileSync(file, `${JSON.stringify(figure)}\n`);
 }
 
 export function section(title: string) {

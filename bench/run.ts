@@ -1,31 +1,25 @@
-import { benchDeploy } from "./deploy.ts";
-import { benchExchange } from "./exchange.ts";
-import { benchFuzz } from "./fuzz.ts";
-import { benchGateway } from "./gateway.ts";
-import { benchGraph } from "./graph.ts";
 import { summary } from "./lib.ts";
-import { benchLoad } from "./load.ts";
-import { benchMcp } from "./mcp.ts";
-import { benchModelApi } from "./model-api.ts";
-import { benchScale } from "./scale.ts";
-import { benchWeb } from "./web.ts";
-import { benchWebDashboard } from "./web-dashboard.ts";
 
-/** `pnpm bench`: every benchmark, each figure beside its floor measured in the same run. */
+/**
+ * `pnpm bench`: every benchmark, each figure beside its floor measured in the same run. Each suite's module is
+ * loaded only when it runs, so `pnpm bench:compare` can run one suite against an older tree that lacks what another
+ * suite imports.
+ */
 const only = process.argv[2];
-const suites: Record<string, () => Promise<void>> = {
-  "model-api": benchModelApi,
-  exchange: benchExchange,
-  gateway: benchGateway,
-  mcp: benchMcp,
-  graph: benchGraph,
-  fuzz: benchFuzz,
-  web: benchWeb,
-  "web-dashboard": benchWebDashboard,
-  deploy: benchDeploy,
-  load: () => benchLoad().then(() => undefined),
-  scale: benchScale,
+const suites: Record<string, () => Promise<unknown>> = {
+  "model-api": async () => (await import("./model-api.ts")).benchModelApi(),
+  exchange: async () => (await import("./exchange.ts")).benchExchange(),
+  gateway: async () => (await import("./gateway.ts")).benchGateway(),
+  mcp: async () => (await import("./mcp.ts")).benchMcp(),
+  graph: async () => (await import("./graph.ts")).benchGraph(),
+  fuzz: async () => (await import("./fuzz.ts")).benchFuzz(),
+  web: async () => (await import("./web.ts")).benchWeb(),
+  "web-dashboard": async () => (await import("./web-dashboard.ts")).benchWebDashboard(),
+  deploy: async () => (await import("./deploy.ts")).benchDeploy(),
+  load: async () => (await import("./load.ts")).benchLoad(),
+  scale: async () => (await import("./scale.ts")).benchScale(),
 };
+if (only && !suites[only]) throw new Error(`no suite '${only}': choose from ${Object.keys(suites).join(", ")}`);
 for (const [name, run] of Object.entries(suites)) {
   if (only && only !== name) continue;
   await run();
