@@ -67,7 +67,7 @@ export function prepareRef(root: string, ref: string): Tree {
       stdio: ["ignore", "ignore", "inherit"],
     });
   }
-  return { label: /^[0-9a-f]{7,40}$/.test(ref) ? ref.slice(0, 12) : `${ref} (${sha.slice(0, 9)})`, dir, key: "base" };
+  return { label: /^[0-9a-f]{7,40}$/.test(ref) ? ref.slice(0, 9) : `${ref} (${sha.slice(0, 9)})`, dir, key: "base" };
 }
 
 /**

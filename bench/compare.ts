@@ -51,13 +51,14 @@ if (!(seconds >= 1)) throw new Error(`--seconds must be a number >= 1 (got ${val
 if (positionals.length > 1) throw new Error(`one ref at most (got ${positionals.join(" ")})`);
 
 const chosen = positionals[0] ? { ref: positionals[0], why: "given" } : defaultRef(root);
-const headCommit = execFileSync("git", ["rev-parse", "--short=9", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
+const headCommit = `HEAD ${git("rev-parse", "--short=9", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? " + uncommitted changes" : ""}`;
 const base = prepareRef(root, chosen.ref);
 setBench(root, base, values["own-bench"]);
 const head: Tree = { label: "this tree", dir: root, key: "head" };
 const labels = { base: base.label, head: head.label };
 console.log(
-  `bench:compare: ${head.label} (HEAD ${headCommit} + uncommitted changes) against ${base.label} (${chosen.why}); ` +
+  `bench:compare: ${head.label} (${headCommit}) against ${base.label} (${chosen.why}); ` +
     `${rounds} rounds of ${suites.map((s) => s.name).join(", ")}; ${values["own-bench"] ? "each tree's own bench" : "this tree's bench files on both"}; load runs ${seconds} s; Neo4j ${values.neo4j ? "on" : "off (explore left out)"}`,
 );
 if (suites.some((s) => s.needsWeb)) for (const tree of [base, head]) buildWeb(tree);
@@ -117,7 +118,7 @@ console.log(
     `${rows.filter((r) => r.verdict === "faster").length} faster); load average ${startLoad.toFixed(1)} at the start, ${endLoad.toFixed(1)} at the end`,
 );
 const md = [
-  `\`pnpm bench:compare ${positionals[0] ?? ""}\`: ${labels.head} (HEAD ${headCommit}) against ${labels.base}, ${rounds} alternating rounds, load runs ${seconds} s, load average ${startLoad.toFixed(1)}–${endLoad.toFixed(1)}.`,
+  `\`pnpm bench:compare ${positionals[0] ?? ""}\`: ${labels.head} (${headCommit}) against ${labels.base}, ${rounds} alternating rounds, load runs ${seconds} s, load average ${startLoad.toFixed(1)}–${endLoad.toFixed(1)}.`,
   "",
   markdownTable(rows, labels),
   "",
