@@ -2,8 +2,9 @@
 Environment per service. Each service gets only the Secret keys it reads (never envFrom of the whole Secret):
   control       DATABASE_URL, TENANT_JWT_PRIVATE_KEY, AUTH_JWT_SECRET, SEED_ADMIN_PASSWORD (optional), SMTP_URL (optional),
                 SEED_*_PASSWORD (only with demoSeed), IDP_* client secrets (only with sso.enabled)
-  tenant        DATABASE_URL, TENANT_JWT_PUBLIC_KEY (+ _PREVIOUS, optional), NEO4J_PASSWORD
-  mcp           DATABASE_URL, TENANT_JWT_PUBLIC_KEY (+ _PREVIOUS, optional), NEO4J_PASSWORD (graph tools)
+  tenant        DATABASE_URL, TENANT_JWT_PUBLIC_KEY (+ _PREVIOUS, optional), NEO4J_PASSWORD (NEO4J_READONLY_PASSWORD
+                with neo4j.readOnlyUser)
+  mcp           DATABASE_URL, TENANT_JWT_PUBLIC_KEY (+ _PREVIOUS, optional), NEO4J_PASSWORD (graph tools; likewise)
   graph-worker  DATABASE_URL, NEO4J_PASSWORD
   migrations    DATABASE_MIGRATION_URL (optional, a direct connection past PgBouncer), else DATABASE_URL
 */}}
@@ -43,20 +44,41 @@ Environment per service. Each service gets only the Secret keys it reads (never 
 {{ include "archimate.secretEnv" (dict "root" . "name" "DATABASE_URL") }}
 {{- end -}}
 
-{{- define "archimate.env.graph" -}}
+{{- define "archimate.env.graphCommon" -}}
 - name: NATS_URL
   value: {{ .Values.nats.url | quote }}
 - name: NEO4J_URL
   value: {{ .Values.neo4j.url | quote }}
-- name: NEO4J_USER
-  value: {{ .Values.neo4j.user | quote }}
 {{- if .Values.neo4j.database }}
 - name: NEO4J_DATABASE
   value: {{ .Values.neo4j.database | quote }}
 {{- end }}
 - name: NEO4J_LOCAL
   value: "false"
+{{- end -}}
+
+{{/* The graph worker writes the graph: the writing user. */}}
+{{- define "archimate.env.graph" -}}
+{{ include "archimate.env.graphCommon" . }}
+- name: NEO4J_USER
+  value: {{ .Values.neo4j.user | quote }}
 {{ include "archimate.secretEnv" (dict "root" . "name" "NEO4J_PASSWORD") }}
+{{- end -}}
+
+{{/*
+Tenant and mcp only read the graph: with neo4j.readOnlyUser (Neo4j Enterprise: a user with the built-in reader
+role) they log in as that user, so even a query that got past explore's checks could not write; without it (Neo4j
+Community has no per-user roles) they use the writing user.
+*/}}
+{{- define "archimate.env.graphReader" -}}
+{{- if .Values.neo4j.readOnlyUser }}
+{{ include "archimate.env.graphCommon" . }}
+- name: NEO4J_USER
+  value: {{ .Values.neo4j.readOnlyUser | quote }}
+{{ include "archimate.secretEnv" (dict "root" . "name" "NEO4J_PASSWORD" "key" "NEO4J_READONLY_PASSWORD") }}
+{{- else }}
+{{ include "archimate.env.graph" . }}
+{{- end }}
 {{- end -}}
 
 {{/* Tenant and mcp verify control's tokens: the public key, and the previous one while a rotation is under way. */}}
@@ -115,6 +137,10 @@ Environment per service. Each service gets only the Secret keys it reads (never 
   value: {{ required "sso.adminClientId is required with sso.enabled" .Values.sso.adminClientId | quote }}
 {{ include "archimate.secretEnv" (dict "root" . "name" "IDP_CLIENT_SECRET_WEB") }}
 {{ include "archimate.secretEnv" (dict "root" . "name" "IDP_ADMIN_CLIENT_SECRET") }}
+{{- with .Values.sso.accessTokenAudience }}
+- name: IDP_ACCESS_TOKEN_AUDIENCE
+  value: {{ . | quote }}
+{{- end }}
 {{- end }}
 - name: DB_POOL_MAX
   value: {{ .Values.control.dbPoolMax | quote }}
@@ -124,7 +150,7 @@ Environment per service. Each service gets only the Secret keys it reads (never 
 {{- define "archimate.env.tenant" -}}
 {{ include "archimate.env.common" . }}
 {{ include "archimate.env.tokenVerifier" . }}
-{{ include "archimate.env.graph" . }}
+{{ include "archimate.env.graphReader" . }}
 - name: TENANT_PORT
   value: {{ .Values.tenant.port | quote }}
 - name: METRICS_PORT
@@ -139,7 +165,7 @@ Environment per service. Each service gets only the Secret keys it reads (never 
 {{- define "archimate.env.mcp" -}}
 {{ include "archimate.env.common" . }}
 {{ include "archimate.env.tokenVerifier" . }}
-{{ include "archimate.env.graph" . }}
+{{ include "archimate.env.graphReader" . }}
 - name: MCP_PORT
   value: {{ .Values.mcp.port | quote }}
 - name: METRICS_PORT

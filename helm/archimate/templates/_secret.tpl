@@ -12,6 +12,9 @@ The Secret the chart manages when secrets.existingSecret is empty. Values left e
 {{- $_ := set $data "DATABASE_URL" (required "secrets.databaseUrl is required (postgres://user:password@host:5432/db), or set secrets.existingSecret" $s.databaseUrl) -}}
 {{- if .Values.neo4j.url -}}
 {{- $_ := set $data "NEO4J_PASSWORD" (required "secrets.neo4jPassword is required with neo4j.url, or set secrets.existingSecret" $s.neo4jPassword) -}}
+{{- if .Values.neo4j.readOnlyUser -}}
+{{- $_ := set $data "NEO4J_READONLY_PASSWORD" (required "secrets.neo4jReadOnlyPassword is required with neo4j.readOnlyUser, or set secrets.existingSecret" $s.neo4jReadOnlyPassword) -}}
+{{- end -}}
 {{- end -}}
 {{- /* The inter-service token key pair (Ed25519): given, kept from the last install, or generated (the public half as a certificate). */ -}}
 {{- if $s.serviceTokenPrivateKey -}}

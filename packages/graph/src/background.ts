@@ -127,7 +127,9 @@ export function startGraphInBackground(opts: {
     const reached = await retryWithBackoff(
       async () => {
         await d.verifyConnectivity({ database: config.NEO4J_DATABASE });
-        await ensureGraphSchema(d, config.NEO4J_DATABASE);
+        // Only a process that writes the graph creates its schema: tenant and mcp beside a graph worker only read,
+        // and may log in as a read-only user (Neo4j Enterprise's reader role), which cannot create indexes.
+        if (queue.kind === "memory" || opts.worker) await ensureGraphSchema(d, config.NEO4J_DATABASE);
         return true;
       },
       {

@@ -120,6 +120,7 @@ const EnvSchema = z.object({
   ),
   IDP_CLIENT_ID_WEB: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   IDP_CLIENT_SECRET_WEB: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
+  IDP_ACCESS_TOKEN_AUDIENCE: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   IDP_ADMIN_CLIENT_ID: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   IDP_ADMIN_CLIENT_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   IDP_SELF_REGISTRATION: flag,

@@ -7,6 +7,8 @@ export type SsoConfig = {
   /** {IDP_URL}/admin/realms/{IDP_REALM}: the realm's admin REST API. */
   adminBaseUrl: string;
   clientId: string;
+  /** Audiences beside clientId that make an access token ours (IDP_ACCESS_TOKEN_AUDIENCE, comma-separated). */
+  accessTokenAudiences: string[];
   /** Absent for a public web client (PKCE alone then protects the code exchange). */
   clientSecret?: string;
   redirectUri: string;
@@ -42,6 +44,10 @@ export function ssoConfigFromEnv(env: ControlEnv): SsoConfig | null {
     issuer: `${idpUrl}/realms/${realm}`,
     adminBaseUrl: `${idpUrl}/admin/realms/${realm}`,
     clientId,
+    accessTokenAudiences: (env.IDP_ACCESS_TOKEN_AUDIENCE ?? "")
+      .split(",")
+      .map((a) => a.trim())
+      .filter(Boolean),
     clientSecret: env.IDP_CLIENT_SECRET_WEB,
     redirectUri: `${publicUrl}/api/auth/callback`,
     postLogoutRedirectUri: `${publicUrl}/login`,

@@ -24,7 +24,13 @@ export type SsoRuntime = {
 export function createSsoRuntime(opts: { config: SsoConfig; database: Database; clock: () => Date }): SsoRuntime {
   const { config, database, clock } = opts;
   const discovery = createDiscovery(config.issuer);
-  const verifier = createOidcVerifier({ issuer: config.issuer, discovery, clock });
+  const verifier = createOidcVerifier({
+    issuer: config.issuer,
+    discovery,
+    clock,
+    clientId: config.clientId,
+    audiences: config.accessTokenAudiences,
+  });
   const client: ClientCredentials = { clientId: config.clientId, clientSecret: config.clientSecret };
   const admin = config.admin
     ? createKeycloakAdmin({

@@ -27,7 +27,12 @@ export function createOidcVerifier(opts: {
   issuer: string;
   discovery: () => Promise<ProviderMetadata>;
   clock: () => Date;
+  /** Our client at the provider: an access token must be issued to it (azp) or name it in `aud`. */
+  clientId: string;
+  /** Further audiences that make an access token ours (IDP_ACCESS_TOKEN_AUDIENCE), for providers that set one. */
+  audiences?: string[];
 }): OidcVerifier {
+  const ours = new Set([opts.clientId, ...(opts.audiences ?? [])]);
   let keys: JWTVerifyGetKey | null = null;
   const keySet = async (): Promise<JWTVerifyGetKey> => {
     if (keys) return keys;
@@ -48,6 +53,10 @@ export function createOidcVerifier(opts: {
   const accessClaims = async (token: string) => {
     const claims = await verify(token);
     if (typeof claims.typ === "string" && NOT_ACCESS.has(claims.typ)) throw new Error(`not an access token`);
+    // A token the realm issued to another of its clients (another application) is not a key to this one.
+    const aud = claims.aud === undefined ? [] : Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (claims.azp !== opts.clientId && !aud.some((a) => ours.has(a)))
+      throw new Error("the access token was issued to another client (neither azp nor aud names ours)");
     return claims;
   };
   return {

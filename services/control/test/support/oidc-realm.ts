@@ -47,6 +47,8 @@ export type Realm = {
 
 export const WEB_CLIENT = { id: "svc-web", secret: "svc-web-secret-for-tests" };
 export const ADMIN_CLIENT = { id: "svc-admin", secret: "svc-admin-secret-for-tests" };
+/** Another application of the same realm: its users' tokens must not open ours. */
+export const NEIGHBOUR_CLIENT = { id: "svc-neighbour", secret: "svc-neighbour-secret-for-tests" };
 const RESOURCE = "urn:ams:test:api";
 
 export type OidcRealms = {
@@ -99,6 +101,14 @@ function createRealm(name: string, issuer: string, jwk: JWK, appUrl: string): Re
         redirect_uris: [`${appUrl}/api/auth/callback`, `${appUrl}/auth/callback/keycloak`],
         post_logout_redirect_uris: [`${appUrl}/login`],
         grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+      {
+        client_id: NEIGHBOUR_CLIENT.id,
+        client_secret: NEIGHBOUR_CLIENT.secret,
+        redirect_uris: [`${appUrl}/neighbour/callback`],
+        grant_types: ["authorization_code"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
       },
