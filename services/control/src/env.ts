@@ -78,11 +78,6 @@ const EnvSchema = z.object({
   JSON_BODY_LIMIT_KB: z.coerce.number().int().positive().default(1024),
   /** The largest body of the upload routes (MiB: import, create from file, MCP), passed on as it streams. */
   UPLOAD_LIMIT_MB: z.coerce.number().int().positive().default(50),
-  /**
-   * Local sessions: for how long (seconds) a just-rotated refresh token presented again gets another successor in
-   * its session instead of counting as a reuse (two tabs refreshing at once); 0 turns the grace off.
-   */
-  REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   /** How many reverse proxies in front of control append to X-Forwarded-For (0: use the socket address). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
   DEMO_SEED: flag,

@@ -16,7 +16,7 @@ export const localSessionProvider: SessionProvider = {
   async refresh(c, ctx) {
     const token = readRefreshCookie(c);
     if (!token) return refreshFailed(c);
-    const result = await rotateRefreshToken(ctx.database.db, token, ctx.clock(), ctx.env.REFRESH_GRACE_SECONDS * 1000);
+    const result = await rotateRefreshToken(ctx.database.db, token, ctx.clock());
     if (result.kind === "reused") ctx.accessState.forgetUser(result.userId);
     if (result.kind !== "rotated") return refreshFailed(c);
     const user = await findUserById(ctx.database.db, result.userId);

@@ -19,20 +19,16 @@ export async function issueRefreshToken(db: DbOrTx, userId: string, familyId: st
 }
 
 export type RotateResult =
-  /** A new token of the same session; `grace`: the token presented had just been rotated (another tab). */
-  | { kind: "rotated"; userId: string; familyId: string; token: string; grace: boolean }
+  | { kind: "rotated"; userId: string; familyId: string; token: string }
   /** A token rotated before was presented again: every session of the user has been revoked. */
   | { kind: "reused"; userId: string }
   | { kind: "invalid" };
 
 /**
  * Swaps a live refresh token for a new one of the same session. The claim is a compare-and-swap on rotated_at,
- * so two concurrent refreshes with one token cannot both claim it. A token rotated less than `graceMs` ago and not
- * revoked since is not a theft but another tab of the same browser refreshing at the same moment (OAuth 2.0
- * Security BCP, RFC 9700 §4.14.2): it gets another successor in its session (both successors live on). Presented
- * again later, a rotated token is a reuse: every session of the user ends, access tokens included.
+ * so two concurrent refreshes with one token cannot both succeed; the loser counts as a reuse.
  */
-export function rotateRefreshToken(db: Db, token: string, now: Date, graceMs = 0): Promise<RotateResult> {
+export function rotateRefreshToken(db: Db, token: string, now: Date): Promise<RotateResult> {
   const tokenHash = sha256Hex(token);
   return db.transaction(async (tx) => {
     const [claimed] = await tx
@@ -49,26 +45,17 @@ export function rotateRefreshToken(db: Db, token: string, now: Date, graceMs = 0
       .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
     if (claimed) {
       const next = await issueRefreshToken(tx, claimed.userId, claimed.familyId, now);
-      return { kind: "rotated", userId: claimed.userId, familyId: claimed.familyId, token: next, grace: false };
+      return { kind: "rotated", userId: claimed.userId, familyId: claimed.familyId, token: next };
     }
     const [known] = await tx
-      .select({
-        userId: refreshTokens.userId,
-        familyId: refreshTokens.familyId,
-        rotatedAt: refreshTokens.rotatedAt,
-        revokedAt: refreshTokens.revokedAt,
-        expiresAt: refreshTokens.expiresAt,
-      })
+      .select({ userId: refreshTokens.userId, rotatedAt: refreshTokens.rotatedAt })
       .from(refreshTokens)
       .where(eq(refreshTokens.tokenHash, tokenHash));
-    if (!known?.rotatedAt) return { kind: "invalid" };
-    const sinceRotation = now.getTime() - known.rotatedAt.getTime();
-    if (!known.revokedAt && known.expiresAt > now && sinceRotation < graceMs) {
-      const next = await issueRefreshToken(tx, known.userId, known.familyId, now);
-      return { kind: "rotated", userId: known.userId, familyId: known.familyId, token: next, grace: true };
+    if (known?.rotatedAt) {
+      await revokeAllSessions(tx, known.userId, now);
+      return { kind: "reused", userId: known.userId };
     }
-    await revokeAllSessions(tx, known.userId, now);
-    return { kind: "reused", userId: known.userId };
+    return { kind: "invalid" };
   });
 }
 

@@ -108,7 +108,8 @@ export function createFixtures(h: Harness, ownerToken: string) {
     /** An account with a local password, for sign-in. */
     async localAccount() {
       const username = unique("login");
-      return { username, password: (await h.user(username)).password };
+      const user = await h.user(username);
+      return { id: user.id, username, password: user.password };
     },
     async member(org: string, role = "viewer") {
       const acct = await f.account();

@@ -54,6 +54,17 @@ export const requests: Record<string, Builder> = {
   "POST /api/organizations/:id/activate": async (_f, c) => p(`/api/organizations/${c.home.org}/activate`),
   "GET /api/organizations/:id/audit": async (_f, c) => p(`/api/organizations/${c.home.org}/audit`),
   "GET /api/platform/audit": async () => p("/api/platform/audit?limit=5"),
+  "GET /api/platform/users": async () => p("/api/platform/users?q=acct&limit=5"),
+  "POST /api/platform/users": async (_f, _c, real) => {
+    const username = `made-${crypto.randomUUID().slice(0, 8)}`;
+    return p("/api/platform/users", { username, name: real ? "Made" : "x", email: `${username}@test.example` });
+  },
+  "PUT /api/platform/users/:id": async (f, _c, real) =>
+    p(`/api/platform/users/${real ? (await f.account()).id : missing}`, { name: "Renamed" }),
+  "DELETE /api/platform/users/:id": async (f, _c, real) =>
+    p(`/api/platform/users/${real ? (await f.account()).id : missing}`),
+  "POST /api/platform/users/:id/reset-password": async (f, _c, real) =>
+    p(`/api/platform/users/${real ? (await f.localAccount()).id : missing}/reset-password`),
   "GET /api/organizations/:id/members": async (_f, c) => p(`/api/organizations/${c.home.org}/members`),
   "GET /api/organizations/:id/teams": async (_f, c) => p(`/api/organizations/${c.home.org}/teams`),
   "POST /api/organizations/:id/teams": async (_f, c) =>

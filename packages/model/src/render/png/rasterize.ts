@@ -20,9 +20,9 @@ export type RasterizedSvg = { png: Buffer; width: number; height: number };
  *
  * resvg's own thread draws the picture, so a large view does not stall every other request of the process for the
  * 100 ms or so it takes (most of it is shaping the labels' text); asPng() encodes on the main thread, though (about
- * 1 s at the 16-megapixel cap), which the cap and the drawing slots bound. The same document at the same scale is
- * drawn once: an assistant looks at a view again and again between small edits, and the SVG (every label, position
- * and colour of the view) is the whole key, so any change to the view draws it anew. A drawing not in that cache waits for one
+ * 1 s at the 16-megapixel cap), which the cap and the drawing slots bound. The same document at the same scale is drawn once:
+ * an assistant looks at a view again and again between small edits, and the SVG (every label, position and colour
+ * of the view) is the whole key, so any change to the view draws it anew. A drawing not in that cache waits for one
  * of the process's drawing slots (drawing-slots.ts: 429 when too many are drawn and waiting).
  */
 export async function rasterizeSvg(svg: string, scale: number): Promise<RasterizedSvg> {

@@ -7,6 +7,11 @@ import { platformCreateOrganizationRoute } from "./organizations/create.ts";
 import { platformDeleteOrganizationRoute } from "./organizations/delete.ts";
 import { platformListOrganizationsRoute } from "./organizations/list.ts";
 import { platformUpdateOrganizationRoute } from "./organizations/update.ts";
+import { platformCreateUserRoute } from "./users/create.ts";
+import { platformDeleteUserRoute } from "./users/delete.ts";
+import { platformListUsersRoute } from "./users/list.ts";
+import { platformResetUserPasswordRoute } from "./users/reset-password.ts";
+import { platformUpdateUserRoute } from "./users/update.ts";
 
 export const platformRoutes = [
   platformListOrganizationsRoute,
@@ -18,4 +23,9 @@ export const platformRoutes = [
   platformUpdateMemberRoute,
   platformRemoveMemberRoute,
   platformListAuditRoute,
+  platformListUsersRoute,
+  platformCreateUserRoute,
+  platformUpdateUserRoute,
+  platformResetUserPasswordRoute,
+  platformDeleteUserRoute,
 ];
