@@ -1,5 +1,5 @@
 import type { Database } from "@ams/db";
-import { AppError, type Capability, type OrgRole, roleHas, type ServiceClaims } from "@ams/shared";
+import { AppError, type Capability, type OrgRole, roleHas, type ServiceClaims, type Via } from "@ams/shared";
 
 /**
  * Who is calling and on what: built by each surface from the verified inter-service token.
@@ -21,6 +21,13 @@ export type RequestContext = {
   resolveIcon?: (value: string) => { href: string } | { svg: string } | undefined;
   /** The id of the request (X-Request-Id), carried into queued jobs so their log lines can be found with it. */
   requestId?: string;
+  /** The caller's display name, recorded as the actor of the changes it makes (the username when absent). */
+  actorName?: string;
+  /**
+   * The way the request came in (browser, API token, MCP client), recorded with every change it makes; none means
+   * the system (seed, background work).
+   */
+  via?: Via;
 };
 
 /** The context of a request the gateway signed: who, where and with which role, from the service token's claims. */
@@ -28,6 +35,7 @@ export function contextFromClaims(
   database: Database,
   claims: ServiceClaims,
   resolveIcon?: RequestContext["resolveIcon"],
+  surface: "rest" | "mcp" = "rest",
 ): RequestContext {
   return {
     database,
@@ -40,7 +48,15 @@ export function contextFromClaims(
     pinnedWorkspaceId: claims.pinnedWorkspaceId ?? null,
     teamIds: claims.teamIds ?? [],
     resolveIcon,
+    actorName: claims.displayName ?? claims.username,
+    via: claims.via ?? viaOfOlderToken(claims, surface),
   };
+}
+
+/** A token signed before the gateway named the way in: MCP by its audience, else an API token or the browser. */
+function viaOfOlderToken(claims: ServiceClaims, surface: "rest" | "mcp"): Via {
+  if (surface === "mcp") return { kind: "mcp", name: null };
+  return { kind: claims.apiTokenId ? "api_token" : "browser", name: null };
 }
 
 /** What every verb takes: the caller's context and, unless it needs none, its input. */

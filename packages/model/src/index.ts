@@ -11,6 +11,7 @@ export * from "./exchange/index.ts";
 export * from "./folders/list.ts";
 export * from "./generate/generate-model.ts";
 export * from "./graph/index.ts";
+export * from "./history/change.ts";
 export * from "./ids.ts";
 export * from "./list-shape.ts";
 export * from "./metamodel/verbs.ts";

@@ -10,6 +10,12 @@ import { keyId, keysFromSecret, type ServiceKeys } from "./service-keys.ts";
  */
 export type ServiceAudience = "tenant" | "mcp";
 
+/** The ways a change reaches a workspace (the change log's `via`). */
+export const ViaKinds = ["browser", "api_token", "mcp", "import", "system"] as const;
+export type ViaKind = (typeof ViaKinds)[number];
+/** How the caller came in: the kind, and the API token's or MCP client's name when there is one. */
+export type Via = { kind: ViaKind; name: string | null };
+
 export type ServiceClaims = {
   userId: string;
   username: string;
@@ -30,6 +36,13 @@ export type ServiceClaims = {
    * their members and to owners, admins and platform admins. Absent from older tokens: none.
    */
   teamIds?: string[];
+  /** The caller's display name (the change log's actor name). Absent from older tokens: the username. */
+  displayName?: string;
+  /**
+   * The way the request came in (browser session, API token with its name, MCP client with its name), recorded with
+   * every change it makes. Absent from older tokens: inferred from apiTokenId and the audience.
+   */
+  via?: Via;
 };
 
 const ISSUER = "svc-control";
@@ -81,6 +94,8 @@ export function createServiceTokens(keysOrSecret: ServiceKeys | string): Service
         tok: claims.apiTokenId,
         pin: claims.pinnedWorkspaceId ?? null,
         ...(claims.teamIds ? { teams: claims.teamIds } : {}),
+        ...(claims.displayName !== undefined ? { dn: claims.displayName } : {}),
+        ...(claims.via ? { via: claims.via } : {}),
       };
       const key = JSON.stringify(fields);
       const reused = signed.get(key);
@@ -138,11 +153,20 @@ export function createServiceTokens(keysOrSecret: ServiceKeys | string): Service
         ...(Array.isArray(payload.teams)
           ? { teamIds: Object.freeze(payload.teams.filter((t): t is string => typeof t === "string")) as string[] }
           : {}),
+        ...(typeof payload.dn === "string" ? { displayName: payload.dn } : {}),
+        ...viaClaim(payload.via),
       });
       remember(verified, token, { claims: verifiedClaims, aud: audience, exp: payload.exp, iat: payload.iat });
       return verifiedClaims;
     },
   };
+}
+
+function viaClaim(value: unknown): { via?: Via } {
+  if (typeof value !== "object" || value === null) return {};
+  const { kind, name } = value as { kind?: unknown; name?: unknown };
+  if (typeof kind !== "string" || !(ViaKinds as readonly string[]).includes(kind)) return {};
+  return { via: Object.freeze({ kind: kind as ViaKind, name: typeof name === "string" ? name : null }) };
 }
 
 /** Entries kept per cache: enough for every caller active within a few seconds; the map is cleared when full. */

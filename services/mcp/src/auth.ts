@@ -20,7 +20,7 @@ export async function authenticate(
   const claims = await serviceClaimsOf(deps.tokens, header, "mcp");
   return {
     claims,
-    ctx: contextFromClaims(deps.database, claims, deps.resolveIcon),
+    ctx: contextFromClaims(deps.database, claims, deps.resolveIcon, "mcp"),
     graph: deps.graph,
   };
 }

@@ -1,5 +1,5 @@
-import { sql } from "@ams/db";
-import { emptyDocument, replaceModel } from "@ams/model";
+import { sql, type Tx } from "@ams/db";
+import { emptyDocument, recordChange, replaceModel, SYSTEM_ACTOR } from "@ams/model";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type OrgFixture, type TenantHarness, tenantHarness } from "./support/harness.ts";
 
@@ -20,6 +20,11 @@ async function element(name: string, type = "ApplicationComponent"): Promise<str
   const res = await org.owner.post("/api/elements", { name, type });
   expect(res.status).toBe(201);
   return res.body.id;
+}
+
+/** Runs raw statements in a change group of their own, as every write to workspace content must be. */
+function rawChange<T>(workspaceId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return h.database.db.transaction((tx) => recordChange(h.database, tx, workspaceId, SYSTEM_ACTOR, "Raw SQL", fn));
 }
 
 /** Relationships of the workspace whose source or target is neither an element nor a relationship. */
@@ -76,8 +81,11 @@ describe("relationships never outlive their endpoints", () => {
       target: serving.body.id,
     });
     expect(assoc.status).toBe(201);
-    // Straight SQL, as an operator or a future code path might: the database itself keeps the model whole.
-    await h.database.rows(sql`delete from elements where workspace_id = ${org.workspaceId} and id = ${a}`);
+    // Straight SQL, as an operator or a future code path might (in a change group, as the change log requires):
+    // the database itself keeps the model whole.
+    await rawChange(org.workspaceId, (tx) =>
+      h.database.rows(sql`delete from elements where workspace_id = ${org.workspaceId} and id = ${a}`, tx),
+    );
     expect((await org.owner.get(`/api/relationships/${serving.body.id}`)).status).toBe(404);
     expect((await org.owner.get(`/api/relationships/${assoc.body.id}`)).status).toBe(404);
     expect(await danglingRelationships()).toBe(0);
@@ -86,9 +94,12 @@ describe("relationships never outlive their endpoints", () => {
   test("an insert naming a missing endpoint is refused by the database itself", async () => {
     const a = await element("lonely");
     await expect(
-      h.database.rows(
-        sql`insert into relationships (workspace_id, id, ord, type, source_id, target_id)
-            values (${org.workspaceId}, 'id-raw-1', 999999, 'Association', ${a}, 'id-does-not-exist')`,
+      rawChange(org.workspaceId, (tx) =>
+        h.database.rows(
+          sql`insert into relationships (workspace_id, id, ord, type, source_id, target_id)
+              values (${org.workspaceId}, 'id-raw-1', 999999, 'Association', ${a}, 'id-does-not-exist')`,
+          tx,
+        ),
       ),
     ).rejects.toThrow(/target 'id-does-not-exist' of relationship 'id-raw-1' does not exist/);
   });

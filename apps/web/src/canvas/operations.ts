@@ -277,6 +277,7 @@ export async function connect(
     source: source.id,
     target: target.id,
     bendpoints: [],
+    revision: 0, // not saved yet: the server's answer carries the real one
   };
   const createRel = async () => {
     if ("create" in relationship)

@@ -89,6 +89,7 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
         source: source.id,
         target: target.id,
         bendpoints: [],
+        revision: 0, // not saved yet: the server's answer carries the real one
       };
       addToView("Connect", [], [conn]);
       return;
@@ -147,6 +148,7 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
         source: r.source === elementId ? node.id : otherNode,
         target: r.target === elementId ? node.id : otherNode,
         bendpoints: [],
+        revision: 0, // not saved yet: the server's answer carries the real one
       });
     }
     addToView(`Add ${el.name || words(el.type)}`, [node], conns);

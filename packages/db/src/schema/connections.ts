@@ -1,6 +1,7 @@
 import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { Bendpoint, ConnectionStyle, I18n } from "../types.ts";
 import { relationships } from "./relationships.ts";
+import { revisionColumn } from "./revision.ts";
 import { views } from "./views.ts";
 
 /**
@@ -22,6 +23,7 @@ export const connections = pgTable(
     bendpoints: jsonb("bendpoints").$type<Bendpoint[]>(),
     label: text("label"),
     documentation: text("documentation"),
+    revision: revisionColumn(),
     i18n: jsonb("i18n").$type<I18n>(),
     style: jsonb("style").$type<ConnectionStyle>(),
   },

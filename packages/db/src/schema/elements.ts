@@ -1,5 +1,6 @@
 import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { I18n } from "../types.ts";
+import { revisionColumn } from "./revision.ts";
 import { workspaces } from "./workspaces.ts";
 
 export const elements = pgTable(
@@ -12,6 +13,7 @@ export const elements = pgTable(
     type: text("type").notNull(),
     name: text("name").notNull().default(""),
     documentation: text("documentation"),
+    revision: revisionColumn(),
     i18n: jsonb("i18n").$type<I18n>(),
   },
   (t) => [

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { I18n } from "../types.ts";
+import { revisionColumn } from "./revision.ts";
 import { workspaces } from "./workspaces.ts";
 
 /**
@@ -18,6 +19,7 @@ export const folders = pgTable(
     label: text("label"),
     documentation: text("documentation"),
     refId: text("ref_id"),
+    revision: revisionColumn(),
     i18n: jsonb("i18n").$type<I18n>(),
   },
   (t) => [

@@ -1,5 +1,6 @@
 import { boolean, foreignKey, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { I18n } from "../types.ts";
+import { revisionColumn } from "./revision.ts";
 import { workspaces } from "./workspaces.ts";
 
 /** type: string | boolean | date | number | enumeration (the exchange format's DataType). */
@@ -14,6 +15,7 @@ export const propertyDefinitions = pgTable(
     isSystem: boolean("is_system").notNull().default(false),
     /** The values an enumeration allows, in order; null for the other types (and an enumeration left open). */
     allowedValues: text("allowed_values").array(),
+    revision: revisionColumn(),
     i18n: jsonb("i18n").$type<I18n>(),
   },
   (t) => [

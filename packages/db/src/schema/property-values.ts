@@ -1,6 +1,7 @@
 import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { I18n } from "../types.ts";
 import { propertyDefinitions } from "./property-definitions.ts";
+import { revisionColumn } from "./revision.ts";
 
 /** owner_kind: model | element | relationship | view; owner_id is empty for the model itself. */
 export const propertyValues = pgTable(
@@ -12,6 +13,7 @@ export const propertyValues = pgTable(
     ord: integer("ord").notNull(),
     definitionId: text("definition_id").notNull(),
     value: text("value").notNull().default(""),
+    revision: revisionColumn(),
     i18n: jsonb("i18n").$type<I18n>(),
   },
   (t) => [

@@ -1,5 +1,6 @@
 import { boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { I18n } from "../types.ts";
+import { revisionColumn } from "./revision.ts";
 import { workspaces } from "./workspaces.ts";
 
 /** source_id/target_id name an element or another relationship of the same workspace. */
@@ -17,6 +18,7 @@ export const relationships = pgTable(
     isDirected: boolean("is_directed"),
     accessType: text("access_type"),
     influenceStrength: text("influence_strength"),
+    revision: revisionColumn(),
     i18n: jsonb("i18n").$type<I18n>(),
   },
   (t) => [

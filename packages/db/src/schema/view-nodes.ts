@@ -3,6 +3,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { I18n, NodeStyle } from "../types.ts";
 import { elements } from "./elements.ts";
+import { revisionColumn } from "./revision.ts";
 import { views } from "./views.ts";
 
 /**
@@ -25,6 +26,7 @@ export const viewNodes = pgTable(
     h: integer("h").notNull().default(55),
     label: text("label"),
     documentation: text("documentation"),
+    revision: revisionColumn(),
     i18n: jsonb("i18n").$type<I18n>(),
     style: jsonb("style").$type<NodeStyle>(),
   },

@@ -1,5 +1,6 @@
 import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { I18n } from "../types.ts";
+import { revisionColumn } from "./revision.ts";
 import { workspaces } from "./workspaces.ts";
 
 export const views = pgTable(
@@ -11,6 +12,7 @@ export const views = pgTable(
     name: text("name").notNull().default(""),
     viewpoint: text("viewpoint"),
     documentation: text("documentation"),
+    revision: revisionColumn(),
     i18n: jsonb("i18n").$type<I18n>(),
   },
   (t) => [

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import type { ModelInfo } from "../types.ts";
 import { organizations } from "./organizations.ts";
 
@@ -13,6 +13,11 @@ export const workspaces = pgTable(
     description: text("description"),
     /** Model-level data of the exchange format: identifier, name, documentation, metadata. */
     model: jsonb("model").$type<ModelInfo>().notNull().default({}),
+    /**
+     * The revision of the last change group (the change log): gapless per workspace, allocated by packages/model's
+     * withChange under this row's lock, so concurrent writers commit in revision order.
+     */
+    revision: bigint("revision", { mode: "number" }).notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { deleteDanglingConnections } from "../cascade.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
+import { withChange } from "../history/change.ts";
 import { newId } from "../ids.ts";
 import { getRelationshipRow } from "../relationships/internal.ts";
 import { type ConnectionRow, connectionColumns, getViewRow, toConnection } from "../views/internal.ts";
@@ -30,8 +31,9 @@ export async function createConnection({
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  return database.db.transaction(async (tx) => {
-    await getViewRow(database, ws, input.view_id, tx);
+  return withChange(ctx, { summary: "Added a connection" }, async (tx, change) => {
+    const view = await getViewRow(database, ws, input.view_id, tx);
+    change.summary = `Connected '${input.source}' to '${input.target}' on view '${view.name}'`;
     const [s, t] = await Promise.all([
       endpointConcept(database, tx, ws, input.view_id, input.source, "source"),
       endpointConcept(database, tx, ws, input.view_id, input.target, "target"),
@@ -70,13 +72,16 @@ export async function updateConnection({
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  const [row] = await database.rows<ConnectionRow>(
-    sql`update connections set
+  const [row] = await withChange(ctx, { summary: `Changed connection '${input.id}'` }, (tx) =>
+    database.rows<ConnectionRow>(
+      sql`update connections set
           bendpoints = ${input.bendpoints === undefined ? sql`bendpoints` : sql`${input.bendpoints.length ? JSON.stringify(input.bendpoints) : null}::jsonb`},
           label = ${input.label === undefined ? sql`label` : sql`${input.label}`},
           style = ${input.style === undefined ? sql`style` : sql`${input.style ? JSON.stringify(input.style) : null}::jsonb`}
         where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id}
         returning ${connectionColumns}`,
+      tx,
+    ),
   );
   if (!row) throw notFound("Connection", input.id);
   return toConnection(row);
@@ -87,7 +92,7 @@ export async function deleteConnection({ ctx, input }: Verb<{ view_id: string; i
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  await database.db.transaction(async (tx) => {
+  await withChange(ctx, { summary: `Removed connection '${input.id}'` }, async (tx) => {
     const [gone] = await database.rows(
       sql`delete from connections where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id} returning id`,
       tx,

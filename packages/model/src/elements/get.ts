@@ -11,7 +11,7 @@ import type { Element } from "./schemas.ts";
 
 /** The statement behind getElement, exported so the scaling bench and the query-plan test run what the verb runs. */
 export const elementByIdQuery = (workspaceId: string, id: string): SQL =>
-  sql`select e.id, e.type, e.name, e.documentation, p.props from elements e
+  sql`select e.id, e.type, e.name, e.documentation, e.revision, p.props from elements e
         left join ${ownPropertiesLateral(workspaceId, "element", sql`e.id`)} p on true
         where e.workspace_id = ${workspaceId} and e.id = ${id}`;
 

@@ -4,7 +4,16 @@ import { sql } from "drizzle-orm";
 import type { Properties } from "../schemas.ts";
 import type { Element } from "./schemas.ts";
 
-export type ElementRow = { id: string; type: string; name: string; documentation: string | null };
+export type ElementRow = {
+  id: string;
+  type: string;
+  name: string;
+  documentation: string | null;
+  revision: number | string;
+};
+
+/** The columns of an ElementRow, for selects and returning clauses. */
+export const elementColumns = sql`id, type, name, documentation, revision`;
 
 export const toElement = (row: ElementRow, properties: Properties = {}): Element => ({
   id: row.id,
@@ -12,6 +21,7 @@ export const toElement = (row: ElementRow, properties: Properties = {}): Element
   name: row.name,
   documentation: row.documentation,
   properties,
+  revision: Number(row.revision),
 });
 
 export function parseElementType(input: string, path = "type"): ElementType {
@@ -23,7 +33,7 @@ export function parseElementType(input: string, path = "type"): ElementType {
 /** The element, scoped to the workspace in the WHERE clause; NOT_FOUND whether missing or elsewhere. */
 export async function getElementRow(database: Database, workspaceId: string, id: string, on?: DbOrTx) {
   const [row] = await database.rows<ElementRow>(
-    sql`select id, type, name, documentation from elements where workspace_id = ${workspaceId} and id = ${id}`,
+    sql`select ${elementColumns} from elements where workspace_id = ${workspaceId} and id = ${id}`,
     on,
   );
   if (!row) throw notFound("Element", id);

@@ -20,7 +20,7 @@ export function elementListQuery(workspaceId: string, input: ListElementsPageQue
   const props = paged
     ? sql`left join ${ownPropertiesLateral(workspaceId, "element", sql`e.id`)} p on true`
     : sql`left join ${propertiesJoin(workspaceId, "element")} p on p.owner_id = e.id`;
-  return sql`select e.id, e.type, e.name, e.documentation, p.props from elements e
+  return sql`select e.id, e.type, e.name, e.documentation, e.revision, p.props from elements e
         ${props}
         where ${elementFilter(workspaceId, input)}
         ${input.after ? sql`and e.ord > (select a.ord from elements a where a.workspace_id = ${workspaceId} and a.id = ${input.after})` : sql``}

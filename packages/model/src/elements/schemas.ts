@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Documentation, Name, PropertiesInput } from "../schemas.ts";
+import { Documentation, Name, PropertiesInput, Revision } from "../schemas.ts";
 
 export const ElementTypeInput = z
   .string()
@@ -61,6 +61,7 @@ export const Element = z.object({
   name: z.string(),
   documentation: z.string().nullable(),
   properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  revision: Revision,
 });
 export type Element = z.infer<typeof Element>;
 

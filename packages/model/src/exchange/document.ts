@@ -15,20 +15,23 @@ import type {
 import type { FieldError } from "@ams/shared";
 
 /**
- * A whole model as plain rows shaped like the database tables (without workspaceId), in file order: the import
+ * A whole model as plain rows shaped like the database tables (without workspaceId and revision), in file order: the import
  * inserts the arrays as they are, the export reads them back and serializes them. `ord` carries the file order:
  * per model for elements, relationships, views and property definitions; per view for nodes (depth-first, so nested
  * nodes follow their parent) and connections; per owner for property values; per parent for folders.
  */
-export type ElementRow = Omit<typeof elements.$inferSelect, "workspaceId">;
-export type RelationshipRow = Omit<typeof relationships.$inferSelect, "workspaceId">;
-export type ViewRow = Omit<typeof views.$inferSelect, "workspaceId">;
-export type ViewNodeRow = Omit<typeof viewNodes.$inferSelect, "workspaceId">;
-export type ConnectionRow = Omit<typeof connections.$inferSelect, "workspaceId">;
+export type ElementRow = Omit<typeof elements.$inferSelect, "workspaceId" | "revision">;
+export type RelationshipRow = Omit<typeof relationships.$inferSelect, "workspaceId" | "revision">;
+export type ViewRow = Omit<typeof views.$inferSelect, "workspaceId" | "revision">;
+export type ViewNodeRow = Omit<typeof viewNodes.$inferSelect, "workspaceId" | "revision">;
+export type ConnectionRow = Omit<typeof connections.$inferSelect, "workspaceId" | "revision">;
 /** The exchange format has no enumeration type: allowed values are not part of an exchanged model. */
-export type PropertyDefinitionRow = Omit<typeof propertyDefinitions.$inferSelect, "workspaceId" | "allowedValues">;
-export type PropertyValueRow = Omit<typeof propertyValues.$inferSelect, "workspaceId">;
-export type FolderRow = Omit<typeof folders.$inferSelect, "workspaceId">;
+export type PropertyDefinitionRow = Omit<
+  typeof propertyDefinitions.$inferSelect,
+  "workspaceId" | "revision" | "allowedValues"
+>;
+export type PropertyValueRow = Omit<typeof propertyValues.$inferSelect, "workspaceId" | "revision">;
+export type FolderRow = Omit<typeof folders.$inferSelect, "workspaceId" | "revision">;
 
 export type ModelDocument = {
   model: ModelInfo;

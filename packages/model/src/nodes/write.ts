@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { deleteDanglingConnections } from "../cascade.ts";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree, getElementRow } from "../elements/internal.ts";
+import { withChange } from "../history/change.ts";
 import { newId } from "../ids.ts";
 import { getNodeRow, getViewRow, type NodeRow, nodeColumns, toNode } from "../views/internal.ts";
 import type { ViewNode } from "../views/outputs.ts";
@@ -21,8 +22,9 @@ export async function createNode({
   if (kind === "element" && !input.element_id) throw invalid("element_id", "an element node needs element_id");
   if (kind !== "element" && input.element_id) throw invalid("element_id", `a ${kind} node shows no element`);
   const { database } = ctx;
-  return database.db.transaction(async (tx) => {
-    await getViewRow(database, ws, input.view_id, tx);
+  return withChange(ctx, { summary: "Added a node" }, async (tx, change) => {
+    const view = await getViewRow(database, ws, input.view_id, tx);
+    change.summary = `Added ${input.element_id ? `element '${input.element_id}'` : `a ${kind}`} to view '${view.name}'`;
     if (input.element_id) {
       await getElementRow(database, ws, input.element_id, tx).catch(() => {
         throw invalid("element_id", `no element '${input.element_id}' in this workspace`);
@@ -79,8 +81,9 @@ export async function updateNode({
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  return database.db.transaction(async (tx) => {
+  return withChange(ctx, { summary: `Changed node '${input.id}'` }, async (tx, change) => {
     const cur = await getNodeRow(database, ws, input.view_id, input.id, tx);
+    change.summary = nodeChangeSummary(cur, input);
     if (input.parent_id) await assertNotOwnAncestor(database, tx, ws, input.view_id, input.id, input.parent_id);
     const style = input.style === undefined ? cur.style : input.style;
     const [row] = await database.rows<NodeRow>(
@@ -125,8 +128,9 @@ export async function deleteNode({ ctx, input }: Verb<{ view_id: string; id: str
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  await database.db.transaction(async (tx) => {
-    await getViewRow(database, ws, input.view_id, tx);
+  await withChange(ctx, { summary: `Removed node '${input.id}'` }, async (tx, change) => {
+    const view = await getViewRow(database, ws, input.view_id, tx);
+    change.summary = `Removed node '${input.id}' from view '${view.name}'`;
     const [gone] = await database.rows(
       sql`delete from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id} returning id`,
       tx,
@@ -134,4 +138,12 @@ export async function deleteNode({ ctx, input }: Verb<{ view_id: string; id: str
     if (!gone) throw notFound("Node", input.id);
     await deleteDanglingConnections(database, tx, ws, [input.view_id]);
   });
+}
+
+/** "Moved", "Resized", "Moved and resized" or "Changed" node, by what the update changes. */
+function nodeChangeSummary(cur: NodeRow, input: UpdateNodeInput): string {
+  const moved = (input.x !== undefined && input.x !== cur.x) || (input.y !== undefined && input.y !== cur.y);
+  const resized = (input.w !== undefined && input.w !== cur.w) || (input.h !== undefined && input.h !== cur.h);
+  const what = moved && resized ? "Moved and resized" : moved ? "Moved" : resized ? "Resized" : "Changed";
+  return `${what} node '${cur.elementId ?? cur.label ?? cur.id}'`;
 }

@@ -73,7 +73,9 @@ function findDefinition(defs: DefinitionInfo[], key: string): DefinitionInfo | u
 
 /**
  * Applies property changes to one owner: keys name definitions (by name or id), null removes a value,
- * `replace` drops every value not named. Validates all keys first so a bad value changes nothing.
+ * `replace` drops every value not named. Validates all keys first so a bad value changes nothing. Only what changes
+ * is written (a value keeps its row and position), so the change log records exactly the values that changed; the
+ * owner's revision then moves to the open change group's. Answers that revision, or undefined when nothing changed.
  */
 export async function writeProperties(
   database: Database,
@@ -82,7 +84,7 @@ export async function writeProperties(
   owner: { kind: OwnerKind; id: string },
   input: PropertiesInput,
   replace: boolean,
-): Promise<void> {
+): Promise<number | undefined> {
   const defs = await loadDefinitions(database, workspaceId, tx);
   const changes = new Map<string, string | null>();
   const errors: FieldError[] = [];
@@ -105,31 +107,85 @@ export async function writeProperties(
       ...(unknownKey ? { see: "propertyDefinitions" as const } : {}),
     });
   }
-  const current = replace
-    ? []
-    : await database.rows<{ definitionId: string; value: string }>(
-        sql`select definition_id as "definitionId", value from property_values
-            where workspace_id = ${workspaceId} and owner_kind = ${owner.kind} and owner_id = ${owner.id} order by ord`,
-        tx,
-      );
-  const next: { definitionId: string; value: string }[] = [];
-  for (const row of current) {
-    if (!changes.has(row.definitionId)) next.push(row);
+  const current = await database.rows<{ ord: number; definitionId: string; value: string }>(
+    sql`select ord, definition_id as "definitionId", value from property_values
+        where workspace_id = ${workspaceId} and owner_kind = ${owner.kind} and owner_id = ${owner.id} order by ord`,
+    tx,
+  );
+  const plan = planPropertyWrite(current, changes, replace);
+  if (plan.deletes.length + plan.updates.length + plan.inserts.length === 0) return undefined;
+  const key = sql`workspace_id = ${workspaceId} and owner_kind = ${owner.kind} and owner_id = ${owner.id}`;
+  if (plan.deletes.length > 0) {
+    await database.rows(
+      sql`delete from property_values where ${key}
+          and ord in (select json_array_elements_text(${JSON.stringify(plan.deletes)}::json)::int)`,
+      tx,
+    );
   }
-  for (const [definitionId, value] of changes) if (value !== null) next.push({ definitionId, value });
-  await database.rows(
-    sql`delete from property_values
-        where workspace_id = ${workspaceId} and owner_kind = ${owner.kind} and owner_id = ${owner.id}`,
+  if (plan.updates.length > 0) {
+    await database.rows(
+      sql`update property_values p set value = u.v, i18n = nullif(coalesce(p.i18n, '{}'::jsonb) - 'value', '{}'::jsonb)
+          from json_to_recordset(${JSON.stringify(plan.updates)}::json) as u(o int, v text)
+          where p.workspace_id = ${workspaceId} and p.owner_kind = ${owner.kind} and p.owner_id = ${owner.id}
+            and p.ord = u.o`,
+      tx,
+    );
+  }
+  if (plan.inserts.length > 0) {
+    const next = (current.at(-1)?.ord ?? -1) + 1;
+    await database.rows(
+      sql`insert into property_values (workspace_id, owner_kind, owner_id, ord, definition_id, value)
+          select ${workspaceId}, ${owner.kind}, ${owner.id}, ${next} + r.o, r.d, r.v
+          from json_to_recordset(${JSON.stringify(plan.inserts.map((n, o) => ({ o, d: n.definitionId, v: n.value })))}::json)
+            as r(o int, d text, v text)`,
+      tx,
+    );
+  }
+  return touchOwner(database, tx, workspaceId, owner);
+}
+
+type PropertyWrite = {
+  deletes: number[];
+  updates: { o: number; v: string }[];
+  inserts: { definitionId: string; value: string }[];
+};
+
+/** Which stored values go, change in place, or are added (after the others) for the requested changes. */
+function planPropertyWrite(
+  current: { ord: number; definitionId: string; value: string }[],
+  changes: Map<string, string | null>,
+  replace: boolean,
+): PropertyWrite {
+  const plan: PropertyWrite = { deletes: [], updates: [], inserts: [] };
+  const seen = new Set<string>();
+  for (const row of current) {
+    if (!changes.has(row.definitionId)) {
+      if (replace) plan.deletes.push(row.ord);
+      continue;
+    }
+    const value = changes.get(row.definitionId);
+    // A definition given a value keeps its first row; a removed one, and repeats of a set one, go.
+    if (value === null || value === undefined || seen.has(row.definitionId)) plan.deletes.push(row.ord);
+    else if (value !== row.value) plan.updates.push({ o: row.ord, v: value });
+    seen.add(row.definitionId);
+  }
+  for (const [definitionId, value] of changes) {
+    if (value !== null && !seen.has(definitionId)) plan.inserts.push({ definitionId, value });
+  }
+  return plan;
+}
+
+const OWNER_TABLE = { element: "elements", relationship: "relationships", view: "views" } as const;
+
+/** A change of its properties is a change of the owner: its revision becomes the open group's. */
+async function touchOwner(database: Database, tx: DbOrTx, workspaceId: string, owner: { kind: OwnerKind; id: string }) {
+  if (owner.kind === "model") return undefined;
+  const [row] = await database.rows<{ revision: number | string }>(
+    sql`update ${sql.raw(OWNER_TABLE[owner.kind])} set revision = nullif(current_setting('ams.revision', true), '')::bigint
+        where workspace_id = ${workspaceId} and id = ${owner.id} returning revision`,
     tx,
   );
-  if (next.length === 0) return;
-  await database.rows(
-    sql`insert into property_values (workspace_id, owner_kind, owner_id, ord, definition_id, value)
-        select ${workspaceId}, ${owner.kind}, ${owner.id}, r.o, r.d, r.v
-        from json_to_recordset(${JSON.stringify(next.map((n, o) => ({ o, d: n.definitionId, v: n.value })))}::json)
-          as r(o int, d text, v text)`,
-    tx,
-  );
+  return row ? Number(row.revision) : undefined;
 }
 
 /** Property maps of many owners of one kind (or one owner), keyed by owner id. */

@@ -2,6 +2,7 @@ import { AppError, first, invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
+import { withChange } from "../history/change.ts";
 import { newId } from "../ids.ts";
 import { type ListWindow, readWindow } from "../list-shape.ts";
 import type { PropertyDefinitionPage } from "../pages.ts";
@@ -9,8 +10,9 @@ import type { CreatePropertyDefinitionInput, PropertyDefinition, UpdatePropertyD
 
 export * from "./schemas.ts";
 
-type DefinitionRow = PropertyDefinition;
-const columns = sql`id, name, type, is_system, allowed_values`;
+type DefinitionRow = Omit<PropertyDefinition, "revision"> & { revision: number | string };
+const columns = sql`id, name, type, is_system, allowed_values, revision`;
+const toDefinition = (row: DefinitionRow): PropertyDefinition => ({ ...row, revision: Number(row.revision) });
 
 /**
  * The allowed values a definition of this type keeps: the list given (checked), the current one when the type stays
@@ -34,21 +36,23 @@ function allowedValuesFor(type: string, given: string[] | undefined, current: st
 export async function listPropertyDefinitions({ ctx }: Verb): Promise<PropertyDefinition[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
-  return ctx.database.rows<DefinitionRow>(
+  const rows = await ctx.database.rows<DefinitionRow>(
     sql`select ${columns} from property_definitions where workspace_id = ${ws} order by ord`,
   );
+  return rows.map(toDefinition);
 }
 
 /** One window of the property definitions, read in the database, and how many there are (MCP paging). */
 export async function pagePropertyDefinitions({ ctx, input }: Verb<ListWindow>): Promise<PropertyDefinitionPage> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
-  return readWindow<DefinitionRow>(
+  const page = await readWindow<DefinitionRow>(
     ctx.database,
     sql`select ${columns} from property_definitions where workspace_id = ${ws} order by ord`,
     sql`select count(*)::int as n from property_definitions where workspace_id = ${ws}`,
     input,
   );
+  return { ...page, items: page.items.map(toDefinition) };
 }
 
 async function getRow(
@@ -67,7 +71,7 @@ async function getRow(
 
 export async function getPropertyDefinition({ ctx, input }: Verb<{ id: string }>): Promise<PropertyDefinition> {
   requireCapability(ctx, "model:read");
-  return getRow(ctx, requireWorkspace(ctx), input.id);
+  return toDefinition(await getRow(ctx, requireWorkspace(ctx), input.id));
 }
 
 async function assertNameFree(
@@ -91,7 +95,7 @@ export async function createPropertyDefinition({
 }: Verb<CreatePropertyDefinitionInput>): Promise<PropertyDefinition> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
-  return ctx.database.db.transaction(async (tx) => {
+  return withChange(ctx, { summary: `Created property definition '${input.name}'` }, async (tx) => {
     const type = input.type ?? "string";
     const allowed = allowedValuesFor(type, input.allowed_values, null);
     await assertNameFree(ctx, tx, ws, input.name);
@@ -104,7 +108,7 @@ export async function createPropertyDefinition({
           returning ${columns}`,
       tx,
     );
-    return first(rows, "The inserted property definition");
+    return toDefinition(first(rows, "The inserted property definition"));
   });
 }
 
@@ -120,8 +124,9 @@ export async function updatePropertyDefinition({
 }: Verb<UpdatePropertyDefinitionInput & { id: string }>): Promise<PropertyDefinition> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
-  return ctx.database.db.transaction(async (tx) => {
+  return withChange(ctx, { summary: `Updated property definition '${input.id}'` }, async (tx, change) => {
     const cur = await getRow(ctx, ws, input.id, tx);
+    change.summary = `Updated property definition '${cur.name}'`;
     refuseSystem(cur, "changed");
     const type = input.type ?? cur.type;
     const allowed = allowedValuesFor(type, input.allowed_values, cur.allowed_values);
@@ -135,7 +140,7 @@ export async function updatePropertyDefinition({
       tx,
     );
     if (!row) throw notFound("Property definition", input.id);
-    return row;
+    return toDefinition(row);
   });
 }
 
@@ -174,8 +179,9 @@ async function assertValuesFit(
 export async function deletePropertyDefinition({ ctx, input }: Verb<{ id: string }>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
-  await ctx.database.db.transaction(async (tx) => {
+  await withChange(ctx, { summary: `Deleted property definition '${input.id}'` }, async (tx, change) => {
     const cur = await getRow(ctx, ws, input.id, tx);
+    change.summary = `Deleted property definition '${cur.name}'`;
     refuseSystem(cur, "deleted");
     await ctx.database.rows(sql`delete from property_definitions where workspace_id = ${ws} and id = ${input.id}`, tx);
   });

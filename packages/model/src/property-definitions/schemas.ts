@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Identifier } from "../schemas.ts";
+import { Identifier, Revision } from "../schemas.ts";
 
 export const PropertyTypes = ["string", "boolean", "date", "number", "enumeration"] as const;
 /** At most this many allowed values per enumeration, each at most 1,000 characters. */
@@ -29,5 +29,6 @@ export const PropertyDefinition = z.object({
     .array(z.string())
     .nullable()
     .describe("The values an enumeration allows; null for the other types (and an enumeration without a list)"),
+  revision: Revision,
 });
 export type PropertyDefinition = z.infer<typeof PropertyDefinition>;

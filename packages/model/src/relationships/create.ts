@@ -2,6 +2,7 @@ import { first } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
+import { withChange } from "../history/change.ts";
 import { newId } from "../ids.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
 import {
@@ -21,7 +22,7 @@ export async function createRelationship({ ctx, input }: Verb<CreateRelationship
   const type = parseRelationshipType(input.type);
   assertAttributesFit(type, input);
   const { database } = ctx;
-  return database.db.transaction(async (tx) => {
+  return withChange(ctx, { summary: `Created ${type} relationship` }, async (tx, change) => {
     const id = input.id ?? newId();
     if (input.id) await assertIdentifierFree(database, tx, ws, id);
     const [s, t] = await Promise.all([
@@ -29,6 +30,7 @@ export async function createRelationship({ ctx, input }: Verb<CreateRelationship
       endpointType(database, tx, ws, input.target, "target"),
     ]);
     assertAllowed(type, s, t);
+    change.summary = `Created ${type} relationship '${input.name || id}' from '${input.source}' to '${input.target}'`;
     const rows = await database.rows<RelationshipRow>(
       sql`insert into relationships (workspace_id, id, ord, type, source_id, target_id, name, documentation,
             is_directed, access_type, influence_strength)

@@ -2,6 +2,7 @@ import { notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { deleteAttachedRelationships, deleteDanglingConnections, deleteFolderItems } from "../cascade.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { withChange } from "../history/change.ts";
 import { deleteProperties } from "../properties/values.ts";
 
 /** Deletes the relationship, relationships attached to it, and the connections that drew them. */
@@ -9,12 +10,13 @@ export async function deleteRelationship({ ctx, input }: Verb<{ id: string }>): 
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  await database.db.transaction(async (tx) => {
-    const [gone] = await database.rows(
-      sql`delete from relationships where workspace_id = ${ws} and id = ${input.id} returning id`,
+  await withChange(ctx, { summary: `Deleted relationship '${input.id}'` }, async (tx, change) => {
+    const [gone] = await database.rows<{ type: string; name: string | null }>(
+      sql`delete from relationships where workspace_id = ${ws} and id = ${input.id} returning type, name`,
       tx,
     );
     if (!gone) throw notFound("Relationship", input.id);
+    change.summary = `Deleted ${gone.type} relationship '${gone.name || input.id}'`;
     await deleteAttachedRelationships(database, tx, ws, [input.id]);
     await deleteProperties(database, tx, ws, "relationship", [input.id]);
     await deleteFolderItems(database, tx, ws, [input.id]);

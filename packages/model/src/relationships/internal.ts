@@ -24,10 +24,11 @@ export type RelationshipRow = {
   isDirected: boolean | null;
   accessType: string | null;
   influenceStrength: string | null;
+  revision: number | string;
 };
 
 export const relationshipColumns = sql`id, type, source_id as source, target_id as target, name, documentation,
-  is_directed as "isDirected", access_type as "accessType", influence_strength as "influenceStrength"`;
+  is_directed as "isDirected", access_type as "accessType", influence_strength as "influenceStrength", revision`;
 
 export function toRelationship(row: RelationshipRow, properties: Properties = {}): Relationship {
   const out: Relationship = {
@@ -38,6 +39,7 @@ export function toRelationship(row: RelationshipRow, properties: Properties = {}
     name: row.name,
     documentation: row.documentation,
     properties,
+    revision: Number(row.revision),
   };
   if (row.type === "Association") out.is_directed = row.isDirected ?? false;
   if (row.type === "Access") out.access_type = (row.accessType ?? "Write") as Relationship["access_type"];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Documentation, Identifier, Name, PropertiesInput } from "../schemas.ts";
+import { Documentation, Identifier, Name, PropertiesInput, Revision } from "../schemas.ts";
 
 export const AccessTypes = ["Access", "Read", "Write", "ReadWrite"] as const;
 export const AccessType = z.enum(AccessTypes).describe("Only on Access relationships");
@@ -55,5 +55,6 @@ export const Relationship = z.object({
   access_type: AccessType.optional(),
   influence_strength: z.string().optional(),
   properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  revision: Revision,
 });
 export type Relationship = z.infer<typeof Relationship>;

@@ -1,6 +1,7 @@
 import { invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { withChange } from "../history/change.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
 import { clearI18n } from "../sql.ts";
 import {
@@ -22,8 +23,9 @@ export async function updateRelationship({
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  return database.db.transaction(async (tx) => {
+  return withChange(ctx, { summary: `Updated relationship '${input.id}'` }, async (tx, change) => {
     const cur = await getRelationshipRow(database, ws, input.id, tx);
+    change.summary = `Updated ${cur.type} relationship '${cur.name || cur.id}'`;
     const type =
       input.type !== undefined
         ? parseRelationshipType(input.type)
@@ -52,8 +54,11 @@ export async function updateRelationship({
       tx,
     );
     if (!row) throw notFound("Relationship", input.id);
-    if (input.properties)
-      await writeProperties(database, tx, ws, { kind: "relationship", id: input.id }, input.properties, false);
+    if (input.properties) {
+      const owner = { kind: "relationship", id: input.id } as const;
+      const revision = await writeProperties(database, tx, ws, owner, input.properties, false);
+      if (revision !== undefined) row.revision = revision;
+    }
     const props = await readProperties(database, ws, "relationship", input.id, tx);
     return toRelationship(row, props.get(input.id));
   });

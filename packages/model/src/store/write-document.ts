@@ -1,6 +1,7 @@
 import type { Database, DbOrTx } from "@ams/db";
 import { sql } from "drizzle-orm";
 import type { ModelDocument } from "../exchange/document.ts";
+import { openChangeOf, recordChange, SYSTEM_ACTOR } from "../history/change.ts";
 import { ensureSystemDefinitions } from "../properties/definitions.ts";
 
 /** Rows per statement: keeps each JSON parameter to a few megabytes. */
@@ -152,8 +153,19 @@ async function insertRows(database: Database, tx: DbOrTx, ws: string, table: Tab
   }
 }
 
-/** Replaces the workspace's whole model by the document, inside the caller's transaction. */
-export async function replaceModel(database: Database, tx: DbOrTx, ws: string, doc: ModelDocument) {
+/**
+ * Replaces the workspace's whole model by the document, inside the caller's transaction and its open change group
+ * (an import's); without one (tests, benches, seeding) it records the replacement as a system change of its own.
+ */
+export async function replaceModel(database: Database, tx: DbOrTx, ws: string, doc: ModelDocument): Promise<void> {
+  const open = await openChangeOf(database, tx);
+  if (open?.workspaceId === ws) return replaceModelInGroup(database, tx, ws, doc);
+  return recordChange(database, tx, ws, SYSTEM_ACTOR, "Replaced the model", (t) =>
+    replaceModelInGroup(database, t, ws, doc),
+  );
+}
+
+async function replaceModelInGroup(database: Database, tx: DbOrTx, ws: string, doc: ModelDocument) {
   // Foreign-key checks run as plans cached per connection. One cached while the referenced table was tiny (a fresh
   // deployment, a test database) is a sequential scan, and a pooled connection would reuse it for every row of a
   // large import: 100k connections x 200k relationships. Dropping the cached plans makes the checks of this bulk

@@ -1,10 +1,11 @@
 import { requireCapability, type Verb } from "../context.ts";
 import { parseExchange } from "../exchange/parse.ts";
+import { actorOf, importVia, recordChange } from "../history/change.ts";
 import { replaceModel } from "../store/write-document.ts";
 import { selectWorkspace, toWorkspace } from "../workspaces/internal.ts";
 import type { CreateWorkspaceInput } from "../workspaces/schemas.ts";
 import { insertWorkspace, mayCreateWorkspace } from "../workspaces/verbs.ts";
-import { type ImportResult, refreshPlannerStatistics } from "./import-model.ts";
+import { type ImportResult, importSummary, refreshPlannerStatistics } from "./import-model.ts";
 import type { WorkspaceFromFile } from "./schemas.ts";
 
 export type CreateWorkspaceFromXmlInput = Omit<CreateWorkspaceInput, "path"> & { xml: string; activate?: boolean };
@@ -25,7 +26,9 @@ export async function createWorkspaceFromXml({
   const { database } = ctx;
   const row = await database.db.transaction(async (tx) => {
     const created = await insertWorkspace(database, tx, org, workspace);
-    await replaceModel(database, tx, created.id, document);
+    await recordChange(database, tx, created.id, actorOf(ctx, importVia(ctx)), importSummary(document), (t) =>
+      replaceModel(database, t, created.id, document),
+    );
     if (activate) await selectWorkspace(database, ctx.userId, org, created.id, tx);
     return created;
   });

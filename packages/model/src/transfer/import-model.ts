@@ -4,6 +4,7 @@ import { z } from "zod";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { ModelDocument } from "../exchange/document.ts";
 import { parseExchange } from "../exchange/parse.ts";
+import { importVia, withChange } from "../history/change.ts";
 import { replaceModel } from "../store/write-document.ts";
 
 /** Below this many rows an import cannot move a table's size enough to mislead the planner. */
@@ -28,6 +29,12 @@ export async function refreshPlannerStatistics(database: Database, document: Mod
   );
 }
 
+/** The change group's line for an import. */
+export function importSummary(document: ModelDocument): string {
+  const name = document.model.name ? ` '${document.model.name}'` : "";
+  return `Imported model${name}: ${document.elements.length} elements, ${document.relationships.length} relationships, ${document.views.length} views`;
+}
+
 /** What an import brought in, and what it skipped or adjusted. */
 export const ImportResult = z.object({
   elements: z.number().int(),
@@ -48,11 +55,11 @@ export async function importModel({ ctx, input }: Verb<{ xml: string }>): Promis
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { document, warnings } = parseExchange(input.xml);
-  await ctx.database.db.transaction(async (tx) => {
-    // Serializes concurrent imports into the same workspace.
-    await ctx.database.rows(sql`select id from workspaces where id = ${ws} for update`, tx);
-    await replaceModel(ctx.database, tx, ws, document);
-  });
+  // One change group: the replaced model's rows as deletions, the new ones as creations. Opening it locks the
+  // workspace row, which serializes concurrent imports (and every other write) into the same workspace.
+  await withChange(ctx, { summary: importSummary(document), via: importVia(ctx) }, (tx) =>
+    replaceModel(ctx.database, tx, ws, document),
+  );
   await refreshPlannerStatistics(ctx.database, document);
   return {
     elements: document.elements.length,

@@ -2,6 +2,7 @@ import type { Database, DbOrTx } from "@ams/db";
 import { ELEMENT_TYPES, invalid, mustExist } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { withChange } from "../history/change.ts";
 import { newId } from "../ids.ts";
 import { type LayoutEdge, type LayoutNode, layeredLayout, type Point } from "../layout/layered.ts";
 import type { AddToViewInput, AddToViewResult, AutoLayoutResult } from "./arrange-schemas.ts";
@@ -124,8 +125,9 @@ export async function autoLayoutView({ ctx, input }: Verb<{ view_id: string }>):
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  return database.db.transaction(async (tx) => {
-    await getViewRow(database, ws, input.view_id, tx);
+  return withChange(ctx, { summary: `Laid out view '${input.view_id}'` }, async (tx, change) => {
+    const view = await getViewRow(database, ws, input.view_id, tx);
+    change.summary = `Laid out view '${view.name}'`;
     return layoutWholeView(database, tx, ws, input.view_id);
   });
 }
@@ -140,8 +142,9 @@ export async function addToView({ ctx, input }: Verb<AddToViewInput & { view_id:
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
   const wanted = [...new Set(input.element_ids)];
-  return database.db.transaction(async (tx) => {
-    await getViewRow(database, ws, input.view_id, tx);
+  return withChange(ctx, { summary: `Added elements to view '${input.view_id}'` }, async (tx, change) => {
+    const view = await getViewRow(database, ws, input.view_id, tx);
+    change.summary = `Added ${wanted.length === 1 ? "1 element" : `${wanted.length} elements`} to view '${view.name}'`;
     const found = await database.rows<{ id: string; type: string }>(
       sql`select id, type from elements where workspace_id = ${ws}
           and id in (select json_array_elements_text(${JSON.stringify(wanted)}::json))`,

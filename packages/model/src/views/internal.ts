@@ -3,7 +3,15 @@ import { findViewpoint, invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import type { Properties } from "../schemas.ts";
 
-export type ViewRow = { id: string; name: string; viewpoint: string | null; documentation: string | null };
+export type ViewRow = {
+  id: string;
+  name: string;
+  viewpoint: string | null;
+  documentation: string | null;
+  revision: number | string;
+};
+/** The columns of a ViewRow. */
+export const viewColumns = sql`id, name, viewpoint, documentation, revision`;
 export type NodeRow = {
   id: string;
   parentId: string | null;
@@ -15,6 +23,7 @@ export type NodeRow = {
   h: number;
   label: string | null;
   style: NodeStyle | null;
+  revision: number | string;
 };
 export type ConnectionRow = {
   id: string;
@@ -25,6 +34,7 @@ export type ConnectionRow = {
   bendpoints: Bendpoint[] | null;
   label: string | null;
   style: ConnectionStyle | null;
+  revision: number | string;
 };
 
 export type ViewNode = {
@@ -37,14 +47,23 @@ export type ViewNode = {
   w: number;
   h: number;
   style?: NodeStyle;
+  revision: number;
   children: ViewNode[];
 };
 
-export const nodeColumns = sql`id, parent_id as "parentId", kind, element_id as "elementId", x, y, w, h, label, style`;
+export const nodeColumns = sql`id, parent_id as "parentId", kind, element_id as "elementId", x, y, w, h, label, style,
+  revision`;
 export const connectionColumns = sql`id, kind, relationship_id as "relationshipId", source_id as "sourceId",
-  target_id as "targetId", bendpoints, label, style`;
+  target_id as "targetId", bendpoints, label, style, revision`;
 
-export const toView = (row: ViewRow, properties: Properties = {}) => ({ ...row, properties });
+export const toView = (row: ViewRow, properties: Properties = {}) => ({
+  id: row.id,
+  name: row.name,
+  viewpoint: row.viewpoint,
+  documentation: row.documentation,
+  properties,
+  revision: Number(row.revision),
+});
 
 export function toNode(row: NodeRow, children: ViewNode[] = []): ViewNode {
   const node: ViewNode = {
@@ -55,6 +74,7 @@ export function toNode(row: NodeRow, children: ViewNode[] = []): ViewNode {
     y: row.y,
     w: row.w,
     h: row.h,
+    revision: Number(row.revision),
     children,
   };
   if (row.kind !== "element") node.label = row.label;
@@ -72,6 +92,7 @@ export function toConnection(row: ConnectionRow) {
     bendpoints: row.bendpoints ?? [],
     ...(row.label !== null ? { label: row.label } : {}),
     ...(row.style ? { style: row.style } : {}),
+    revision: Number(row.revision),
   };
 }
 
@@ -89,7 +110,7 @@ export function nodeTree(rows: NodeRow[]): ViewNode[] {
 
 export async function getViewRow(database: Database, ws: string, id: string, on?: DbOrTx) {
   const [row] = await database.rows<ViewRow>(
-    sql`select id, name, viewpoint, documentation from views where workspace_id = ${ws} and id = ${id}`,
+    sql`select ${viewColumns} from views where workspace_id = ${ws} and id = ${id}`,
     on,
   );
   if (!row) throw notFound("View", id);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Revision } from "../schemas.ts";
 
 /**
  * What the view verbs answer. Objects with a fixed set of keys are closed in the model; the view parts whose style
@@ -12,6 +13,7 @@ export const ViewSummary = z.looseObject({
   viewpoint: z.string().nullable(),
   documentation: z.string().nullable(),
   properties: PropertyValues,
+  revision: Revision,
 });
 
 export const ViewNode = z.looseObject({
@@ -22,6 +24,7 @@ export const ViewNode = z.looseObject({
   y: z.number(),
   w: z.number(),
   h: z.number(),
+  revision: Revision,
   children: z.array(z.unknown()).describe("Nested nodes, same shape"),
 });
 
@@ -32,6 +35,7 @@ export const ViewConnection = z.looseObject({
   source: z.string(),
   target: z.string(),
   bendpoints: z.array(z.object({ x: z.number(), y: z.number() })),
+  revision: Revision,
 });
 
 export const ViewDetail = ViewSummary.extend({ nodes: z.array(ViewNode), connections: z.array(ViewConnection) });

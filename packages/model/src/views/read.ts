@@ -13,6 +13,7 @@ import {
   toConnection,
   toView,
   type ViewRow,
+  viewColumns,
 } from "./internal.ts";
 import type { ViewDetail, ViewSummary } from "./outputs.ts";
 
@@ -20,9 +21,7 @@ export async function listViews({ ctx }: Verb): Promise<ViewSummary[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const [rows, props] = await Promise.all([
-    ctx.database.rows<ViewRow>(
-      sql`select id, name, viewpoint, documentation from views where workspace_id = ${ws} order by ord`,
-    ),
+    ctx.database.rows<ViewRow>(sql`select ${viewColumns} from views where workspace_id = ${ws} order by ord`),
     readProperties(ctx.database, ws, "view"),
   ]);
   return rows.map((r) => toView(r, props.get(r.id)));
@@ -35,7 +34,7 @@ export async function pageViews({ ctx, input }: Verb<ListWindow>): Promise<ViewS
   const page = await readWindow<ViewRow & { props: [string, string, string][] | null }>(
     ctx.database,
     // Not aliased v: the lateral's property_values are.
-    sql`select w.id, w.name, w.viewpoint, w.documentation, p.props from views w
+    sql`select w.id, w.name, w.viewpoint, w.documentation, w.revision, p.props from views w
         left join ${ownPropertiesLateral(ws, "view", sql`w.id`)} p on true
         where w.workspace_id = ${ws} order by w.ord`,
     sql`select count(*)::int as n from views where workspace_id = ${ws}`,

@@ -3,10 +3,11 @@ import { sql } from "drizzle-orm";
 import { deleteFolderItems } from "../cascade.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
+import { withChange } from "../history/change.ts";
 import { newId } from "../ids.ts";
 import { deleteProperties, readProperties, writeProperties } from "../properties/values.ts";
 import { clearI18n } from "../sql.ts";
-import { getViewRow, parseViewpoint, toView, type ViewRow } from "./internal.ts";
+import { getViewRow, parseViewpoint, toView, type ViewRow, viewColumns } from "./internal.ts";
 import type { ViewSummary } from "./outputs.ts";
 import type { CreateViewInput, UpdateViewInput } from "./schemas.ts";
 
@@ -15,14 +16,14 @@ export async function createView({ ctx, input }: Verb<CreateViewInput>): Promise
   const ws = requireWorkspace(ctx);
   const viewpoint = parseViewpoint(input.viewpoint) ?? null;
   const { database } = ctx;
-  return database.db.transaction(async (tx) => {
+  return withChange(ctx, { summary: `Created view '${input.name}'` }, async (tx) => {
     const id = input.id ?? newId();
     if (input.id) await assertIdentifierFree(database, tx, ws, id);
     const rows = await database.rows<ViewRow>(
       sql`insert into views (workspace_id, id, ord, name, viewpoint, documentation)
           values (${ws}, ${id}, coalesce((select max(ord) + 1 from views where workspace_id = ${ws}), 0),
             ${input.name}, ${viewpoint}, ${input.documentation ?? null})
-          returning id, name, viewpoint, documentation`,
+          returning ${viewColumns}`,
       tx,
     );
     if (input.properties) await writeProperties(database, tx, ws, { kind: "view", id }, input.properties, true);
@@ -36,20 +37,26 @@ export async function updateView({ ctx, input }: Verb<UpdateViewInput & { id: st
   const ws = requireWorkspace(ctx);
   const viewpoint = parseViewpoint(input.viewpoint);
   const { database } = ctx;
-  return database.db.transaction(async (tx) => {
+  return withChange(ctx, { summary: `Updated view '${input.id}'` }, async (tx, change) => {
     const cur = await getViewRow(database, ws, input.id, tx);
+    change.summary =
+      input.name !== undefined && input.name !== cur.name
+        ? `Renamed view '${cur.name}' to '${input.name}'`
+        : `Updated view '${cur.name}'`;
     const [row] = await database.rows<ViewRow>(
       sql`update views set name = ${input.name ?? cur.name},
             viewpoint = ${viewpoint === undefined ? cur.viewpoint : viewpoint},
             documentation = ${input.documentation === undefined ? cur.documentation : input.documentation},
             i18n = ${clearI18n({ name: input.name, documentation: input.documentation })}
           where workspace_id = ${ws} and id = ${input.id}
-          returning id, name, viewpoint, documentation`,
+          returning ${viewColumns}`,
       tx,
     );
     if (!row) throw notFound("View", input.id);
-    if (input.properties)
-      await writeProperties(database, tx, ws, { kind: "view", id: input.id }, input.properties, false);
+    if (input.properties) {
+      const revision = await writeProperties(database, tx, ws, { kind: "view", id: input.id }, input.properties, false);
+      if (revision !== undefined) row.revision = revision;
+    }
     const props = await readProperties(database, ws, "view", input.id, tx);
     return toView(row, props.get(input.id));
   });
@@ -60,12 +67,13 @@ export async function deleteView({ ctx, input }: Verb<{ id: string }>): Promise<
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  await database.db.transaction(async (tx) => {
-    const [gone] = await database.rows(
-      sql`delete from views where workspace_id = ${ws} and id = ${input.id} returning id`,
+  await withChange(ctx, { summary: `Deleted view '${input.id}'` }, async (tx, change) => {
+    const [gone] = await database.rows<{ name: string }>(
+      sql`delete from views where workspace_id = ${ws} and id = ${input.id} returning name`,
       tx,
     );
     if (!gone) throw notFound("View", input.id);
+    change.summary = `Deleted view '${gone.name}'`;
     await deleteProperties(database, tx, ws, "view", [input.id]);
     await deleteFolderItems(database, tx, ws, [input.id]);
   });

@@ -2,6 +2,7 @@ import type { Database, DbOrTx } from "@ams/db";
 import { AppError, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, type Verb } from "../context.ts";
+import { actorOf, recordChange } from "../history/change.ts";
 import { ensureSystemDefinitions } from "../properties/definitions.ts";
 import {
   getWorkspaceRow,
@@ -39,6 +40,9 @@ export async function createWorkspace({
   const activate = input.activate ?? true;
   return database.db.transaction(async (tx) => {
     const row = await insertWorkspace(database, tx, org, input);
+    await recordChange(database, tx, row.id, actorOf(ctx), `Created workspace '${input.name}'`, (t) =>
+      ensureSystemDefinitions(database, row.id, t),
+    );
     if (activate) await selectWorkspace(database, ctx.userId, org, row.id, tx);
     return toWorkspace(row, activate ? row.id : ctx.workspaceId);
   });
@@ -57,7 +61,10 @@ export function mayCreateWorkspace(ctx: RequestContext, input: { organization_id
   return org;
 }
 
-/** Inserts a workspace row with its system property definition, inside the caller's transaction. */
+/**
+ * Inserts a workspace row inside the caller's transaction; its content (the system property definition, an imported
+ * model) follows in a change group the caller opens (recordChange).
+ */
 export async function insertWorkspace(
   database: Database,
   tx: DbOrTx,
@@ -71,7 +78,6 @@ export async function insertWorkspace(
     tx,
   );
   if (!row) throw new AppError("INTERNAL", "The workspace was not created");
-  await ensureSystemDefinitions(database, row.id, tx);
   return row;
 }
 

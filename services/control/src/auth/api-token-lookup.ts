@@ -8,6 +8,8 @@ import { sha256Hex } from "./secrets.ts";
 
 type Row = {
   token_id: string;
+  token_name: string;
+  oauth_client_name: string | null;
   organization_id: string;
   pinned_workspace_id: string | null;
   workspace_id: string | null;
@@ -35,7 +37,9 @@ export async function lookupApiToken(database: Database, token: string, now: Dat
   const seen = workspaceVisible("w", sql`t.user_id`, sql`m.role`);
   const [row] = await database.rows<Row>(
     sql`
-    select t.id as token_id, t.organization_id, t.mcp_only, t.workspace_id as pinned_workspace_id,
+    select t.id as token_id, t.name as token_name, t.organization_id, t.mcp_only, t.workspace_id as pinned_workspace_id,
+      (select c.client_name from oauth_refresh_tokens r join oauth_clients c on c.client_id = r.client_id
+        where r.api_token_id = t.id limit 1) as oauth_client_name,
       coalesce(
         t.workspace_id,
         (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = t.organization_id
@@ -73,6 +77,8 @@ export async function lookupApiToken(database: Database, token: string, now: Dat
     provider: "api-token",
     apiToken: {
       tokenId: row.token_id,
+      name: row.token_name,
+      oauthClientName: row.oauth_client_name,
       organizationId: row.organization_id,
       organizationEnabled: row.org_enabled,
       pinnedWorkspaceId: row.pinned_workspace_id,

@@ -24,6 +24,10 @@ export type Identity = {
 /** A personal API token as resolved on this request: scope from the token, role live from the membership. */
 export type ApiTokenGrant = {
   tokenId: string;
+  /** The token's name (recorded as the way in of the changes it makes). Optional: principals built before it. */
+  name?: string;
+  /** The OAuth client the token was granted to (an MCP client's registered name), when it is an OAuth grant. */
+  oauthClientName?: string | null;
   organizationId: string;
   organizationEnabled: boolean;
   /** The workspace the token is restricted to, or null for the whole organization. */

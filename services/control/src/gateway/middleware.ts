@@ -1,4 +1,4 @@
-import { AppError, mustExist, type ServiceClaims } from "@ams/shared";
+import { AppError, mustExist, type ServiceClaims, type Via } from "@ams/shared";
 import { limitBody } from "@ams/shared/http";
 import type { MiddlewareHandler } from "hono";
 import type { Access, Principal } from "../auth/principal.ts";
@@ -72,7 +72,7 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
     if (!upstream) throw new AppError("UNAVAILABLE", "The MCP service is not configured");
     const audience = rule.upstream === "mcp" ? "mcp" : "tenant";
     const serviceToken = access.principal
-      ? await ctx.tokens.sign(serviceClaims(access.principal, access), audience)
+      ? await ctx.tokens.sign(serviceClaims(access.principal, access, audience), audience)
       : null;
     const forwardPath = rule.forwardPath ?? new URL(c.req.url).pathname;
     return forwardWithWorkspaceAudit(ctx, c, rule, params, access, () =>
@@ -81,7 +81,7 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
   };
 }
 
-export function serviceClaims(p: Principal, access: Access): ServiceClaims {
+export function serviceClaims(p: Principal, access: Access, audience: "tenant" | "mcp" = "tenant"): ServiceClaims {
   return {
     userId: p.userId,
     username: p.username,
@@ -92,7 +92,20 @@ export function serviceClaims(p: Principal, access: Access): ServiceClaims {
     apiTokenId: p.apiToken?.tokenId ?? null,
     pinnedWorkspaceId: p.apiToken?.pinnedWorkspaceId ?? null,
     teamIds: access.teamIds,
+    displayName: p.name,
+    via: viaOf(p, audience),
   };
+}
+
+/**
+ * The way the request came in, recorded by the change log with every change it makes: the MCP endpoint (named after
+ * the OAuth client, else the API token), an API token (its name), else the browser (session cookie or local JWT).
+ */
+export function viaOf(p: Principal, audience: "tenant" | "mcp"): Via {
+  const token = p.apiToken;
+  if (audience === "mcp") return { kind: "mcp", name: token?.oauthClientName ?? token?.name ?? null };
+  if (token) return { kind: "api_token", name: token.name ?? null };
+  return { kind: "browser", name: null };
 }
 
 /**

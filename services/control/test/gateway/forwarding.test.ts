@@ -49,7 +49,21 @@ describe("forwarding to tenant", () => {
       pinnedWorkspaceId: null,
       // Every forwarded request carries the caller's teams in the organization (none here).
       teamIds: [],
+      // And who and how, for the change log: a signed-in browser session.
+      displayName: "olga",
+      via: { kind: "browser", name: null },
     });
+  });
+
+  test("a request with a personal API token is signed as coming through that token, by name", async () => {
+    const created = await h.call("POST", "/api/settings/api-tokens", {
+      as: ownerSession,
+      body: { organization_id: org.id, name: "Nightly sync" },
+    });
+    const { token } = await created.json();
+    const res = await h.call("GET", "/api/elements", { as: { bearer: token } });
+    expect(res.status).toBe(200);
+    expect(h.recorder.last().claims).toMatchObject({ via: { kind: "api_token", name: "Nightly sync" } });
   });
 
   test("a request without an id gets one: the upstream sees the id the caller is answered with", async () => {
@@ -166,7 +180,7 @@ describe("MCP", () => {
       as: ownerSession,
       body: { organization_id: org.id, workspace_id: ws.id },
     });
-    const { token, id } = await created.json();
+    const { token, id, name } = await created.json();
     const mcp = h.mcp as unknown as { last(): { url: URL; claims: unknown; body: string } };
     for (const path of ["/mcp", "/mcp/"]) {
       const res = await h.call("POST", path, {
@@ -180,6 +194,8 @@ describe("MCP", () => {
         workspaceId: ws.id,
         role: "owner",
         apiTokenId: id,
+        // The change log's way in: the MCP endpoint, named after the token (an OAuth grant: the client's name).
+        via: { kind: "mcp", name },
       });
     }
   });

@@ -1,0 +1,76 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { workspaces } from "./workspaces.ts";
+
+/**
+ * The change log: one group per user action on a workspace's content, numbered by the workspace's gapless revision.
+ * Written by packages/model's withChange in the same transaction as the change; its entries by the capture triggers
+ * of migration 0018. History, diffs, revert, live events and graph sync all read it.
+ */
+export const changeGroups = pgTable(
+  "change_groups",
+  {
+    workspaceId: uuid("workspace_id").notNull(),
+    revision: bigint("revision", { mode: "number" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The user who made the change; null for the system (seed, background work). */
+    actorId: text("actor_id"),
+    actorName: text("actor_name"),
+    /** The way the change came in. */
+    viaKind: text("via_kind").notNull(),
+    /** The API token's name, the MCP client's name, the imported file's name. */
+    viaName: text("via_name"),
+    requestId: text("request_id"),
+    /** One line: what the change did ("Renamed element 'CRM' to 'CRM system'"). */
+    summary: text("summary").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.revision] }),
+    foreignKey({ columns: [t.workspaceId], foreignColumns: [workspaces.id] }).onDelete("cascade"),
+    check("change_groups_via_kind_check", sql`via_kind in ('browser', 'api_token', 'mcp', 'import', 'system')`),
+  ],
+);
+
+/**
+ * One object touched by a change group: its kind, id and the whole row before and after (jsonb, without workspace_id
+ * and revision; null before a create, null after a delete). owner_id is the view of a node or connection, the owner of
+ * a property value, the concept a folder entry refers to: an element's or a view's history finds them by it.
+ * No foreign key (an import writes hundreds of thousands of entries; one RI check per row would cost more than the
+ * entry): the workspace's deletion removes its entries by trigger.
+ */
+export const changeEntries = pgTable(
+  "change_entries",
+  {
+    workspaceId: uuid("workspace_id").notNull(),
+    revision: bigint("revision", { mode: "number" }).notNull(),
+    seq: integer("seq").notNull(),
+    kind: text("kind").notNull(),
+    objectId: text("object_id").notNull(),
+    ownerId: text("owner_id"),
+    op: text("op").notNull(),
+    before: jsonb("before"),
+    after: jsonb("after"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.revision, t.seq] }),
+    index("change_entries_object_idx").on(t.workspaceId, t.kind, t.objectId, t.revision),
+    index("change_entries_owner_idx").on(t.workspaceId, t.ownerId, t.revision).where(sql`owner_id is not null`),
+    check(
+      "change_entries_kind_check",
+      sql`kind in ('element', 'relationship', 'view', 'node', 'connection', 'folder', 'property_definition', 'property_value', 'model')`,
+    ),
+    check("change_entries_op_check", sql`op in ('create', 'update', 'delete')`),
+  ],
+);

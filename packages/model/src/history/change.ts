@@ -1,0 +1,126 @@
+import type { Database, DbOrTx, Tx } from "@ams/db";
+import { AppError, type Via } from "@ams/shared";
+import { sql } from "drizzle-orm";
+import { type RequestContext, requireWorkspace } from "../context.ts";
+
+/** Who makes a change and how it came: recorded on its change group. */
+export type ChangeActor = { id: string | null; name: string | null; via: Via; requestId: string | null };
+
+/**
+ * The change group a transaction records into. `summary` is the group's one line; a verb may refine it once it
+ * knows more (the name of what it deleted), until the group closes.
+ */
+export type OpenChange = { workspaceId: string; revision: number; summary: string };
+
+export type ChangeOptions = {
+  /** One line saying what the change does ("Renamed element 'CRM'"). */
+  summary: string;
+  /** The way in, when the verb names its own (an import); else the caller's (ctx.via), else the system. */
+  via?: Via;
+};
+
+const SYSTEM: Via = { kind: "system", name: null };
+
+/** The system as actor: seed, demo model, background work. */
+export const SYSTEM_ACTOR: ChangeActor = { id: null, name: null, via: SYSTEM, requestId: null };
+
+/** The way in of an import: `import`, named after the caller's API token or MCP client when there is one. */
+export const importVia = (ctx: RequestContext): Via => ({ kind: "import", name: ctx.via?.name ?? null });
+
+/** The actor of the caller's changes: the user, their name, the way in and the request id. */
+export function actorOf(ctx: RequestContext, via?: Via): ChangeActor {
+  return {
+    id: ctx.userId || null,
+    name: ctx.actorName ?? (ctx.username || null),
+    via: via ?? ctx.via ?? SYSTEM,
+    requestId: ctx.requestId ?? null,
+  };
+}
+
+/**
+ * Runs `fn` in a transaction that records everything it changes in the active workspace as one change group (one
+ * user action: one group, a cascading delete included). The workspace's next revision is taken under its row lock
+ * (`update ... returning`), so revisions are gapless and commit in order; a rollback gives the number back.
+ * The capture triggers (migration 0018) write the entries; a write outside a group is refused by the database.
+ */
+export async function withChange<T>(
+  ctx: RequestContext,
+  options: ChangeOptions,
+  fn: (tx: Tx, change: OpenChange) => Promise<T>,
+): Promise<T> {
+  const ws = requireWorkspace(ctx);
+  return ctx.database.db.transaction((tx) =>
+    recordChange(ctx.database, tx, ws, actorOf(ctx, options.via), options.summary, fn),
+  );
+}
+
+/** withChange inside a transaction the caller already runs (creating a workspace, then its content). */
+export async function recordChange<T, X extends DbOrTx>(
+  database: Database,
+  tx: X,
+  workspaceId: string,
+  actor: ChangeActor,
+  summary: string,
+  fn: (tx: X, change: OpenChange) => Promise<T>,
+): Promise<T> {
+  const change = await openChange(database, tx, workspaceId, summary);
+  const out = await fn(tx, change);
+  await closeChange(database, tx, change, actor);
+  return out;
+}
+
+/** The group this transaction has open, if any (a verb that may be called inside another's change). */
+export async function openChangeOf(
+  database: Database,
+  tx: DbOrTx,
+): Promise<{ workspaceId: string; revision: number } | null> {
+  const [row] = await database.rows<{ ws: string | null; rev: string | null }>(
+    sql`select nullif(current_setting('ams.workspace', true), '') as ws,
+          nullif(current_setting('ams.revision', true), '') as rev`,
+    tx,
+  );
+  return row?.ws && row.rev ? { workspaceId: row.ws, revision: Number(row.rev) } : null;
+}
+
+async function openChange(database: Database, tx: DbOrTx, workspaceId: string, summary: string): Promise<OpenChange> {
+  const [row] = await database.rows<{ revision: string | number }>(
+    sql`with r as (
+          update workspaces set revision = revision + 1, updated_at = now()
+          where id = ${workspaceId} and coalesce(current_setting('ams.revision', true), '') = ''
+          returning revision)
+        select revision, set_config('ams.revision', revision::text, true), set_config('ams.workspace', ${workspaceId}, true),
+          set_config('ams.seq', '0', true)
+        from r`,
+    tx,
+  );
+  if (!row) {
+    const open = await openChangeOf(database, tx);
+    if (open)
+      throw new AppError("INTERNAL", `A change group is already open in this transaction (${open.workspaceId})`);
+    throw new AppError("NOT_FOUND", `Workspace '${workspaceId}' not found`);
+  }
+  return { workspaceId, revision: Number(row.revision), summary };
+}
+
+/**
+ * Writes the group's row (time, actor, way in, request id, summary) and ends the group: a later write in this
+ * transaction is refused. A group that changed nothing (an update to the same values) gives its revision back.
+ */
+async function closeChange(database: Database, tx: DbOrTx, change: OpenChange, actor: ChangeActor) {
+  await database.rows(
+    sql`with c as (select coalesce(nullif(current_setting('ams.seq', true), ''), '0')::int as n),
+        g as (
+          insert into change_groups (workspace_id, revision, actor_id, actor_name, via_kind, via_name, request_id, summary)
+          select ${change.workspaceId}, ${change.revision}, ${actor.id}, ${actor.name}, ${actor.via.kind},
+            ${actor.via.name}, ${actor.requestId}, ${change.summary.slice(0, 500)}
+          from c where c.n > 0
+          returning 1),
+        u as (
+          update workspaces set revision = revision - 1
+          where id = ${change.workspaceId} and revision = ${change.revision} and (select n from c) = 0
+          returning 1)
+        select (select count(*) from g) as grouped, (select count(*) from u) as returned,
+          set_config('ams.revision', '', true), set_config('ams.workspace', '', true)`,
+    tx,
+  );
+}
