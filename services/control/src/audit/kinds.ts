@@ -15,6 +15,7 @@ export const AuditKinds = [
   "two_factor.enabled",
   "two_factor.disabled",
   "two_factor.recovery_codes_regenerated",
+  "two_factor.recovery_code_used",
   // User administration (platform admin)
   "user.created",
   "user.updated",

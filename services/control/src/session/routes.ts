@@ -9,7 +9,7 @@ import { registerControlRoutes } from "../http/route.ts";
 import { SESSION_BASE_PATH, type SessionAuth } from "./better-auth.ts";
 import { sessionRoutes } from "./contracts.ts";
 import { PROVIDER_SIGN_IN_PATH, providerSignInEnabled } from "./providers.ts";
-import { VERIFY_TOTP, verifyTotpGuarded } from "./two-factor.ts";
+import { auditTwoFactor, twoFactorAccount, VERIFY_TOTP, verifyTotpGuarded } from "./two-factor.ts";
 
 type Method = "GET" | "POST";
 /** One better-auth endpoint the product uses, and whether the caller's cached session lookups end with it. */
@@ -87,6 +87,7 @@ export function registerSessionAuthRoutes(app: App, ctx: ControlContext): void {
   // The TOTP check with replay refusal and the database count of wrong codes (two-factor.ts).
   app.post(`${SESSION_BASE_PATH}${VERIFY_TOTP}`, async (c) => {
     const before = await session.lookup.authenticate(c).catch(() => null);
+    const account = await twoFactorAccount(ctx.database, c.req.header("cookie"), before?.userId ?? null);
     const response = await verifyTotpGuarded({
       database: ctx.database,
       now: ctx.clock(),
@@ -95,6 +96,7 @@ export function registerSessionAuthRoutes(app: App, ctx: ControlContext): void {
       pass: (request) => passThrough(session.auth, request),
     });
     if (before) session.lookup.forgetUser(before.userId);
+    await auditTwoFactor(ctx.database.db, VERIFY_TOTP, account, response.ok, clientIp(c, ctx.env.TRUST_PROXY_HOPS));
     return response;
   });
   for (const allowed of ALLOWED_BETTER_AUTH) {
@@ -104,8 +106,13 @@ export function registerSessionAuthRoutes(app: App, ctx: ControlContext): void {
       const id = c.req.param("id");
       if (id !== undefined && !PROVIDER_ID.test(id)) throw notFound();
       const path = id === undefined ? allowed.path : allowed.path.replace(":id", id);
-      const before = allowed.ends ? await session.lookup.authenticate(c).catch(() => null) : null;
+      const twoFactor = path.startsWith("/two-factor/");
+      const before = allowed.ends || twoFactor ? await session.lookup.authenticate(c).catch(() => null) : null;
+      const account = twoFactor
+        ? await twoFactorAccount(ctx.database, c.req.header("cookie"), before?.userId ?? null)
+        : null;
       const response = await passThrough(session.auth, canonical(c, path));
+      await auditTwoFactor(ctx.database.db, path, account, response.ok, clientIp(c, ctx.env.TRUST_PROXY_HOPS));
       if (before) session.lookup.forgetUser(before.userId);
       if (before && response.ok && allowed.path === "/change-password") {
         await recordAuditEvent(ctx.database.db, {

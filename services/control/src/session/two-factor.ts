@@ -1,7 +1,10 @@
-import { type Database, verifications } from "@ams/db";
+import { type Database, type DbOrTx, verifications } from "@ams/db";
 import { AppError } from "@ams/shared";
 import { twoFactor } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
+import type { AuditKind } from "../audit/kinds.ts";
+import { recordAuditEvent } from "../audit/record.ts";
+import { findUserById } from "../auth/users.ts";
 import { beginCodeAttempt } from "../two-factor/limit.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "../two-factor/recovery-codes.ts";
 import { claimTotpCode, releaseTotpCode } from "../two-factor/replay.ts";
@@ -71,6 +74,45 @@ export async function verifyTotpGuarded(opts: {
   if (response.ok) await attempt.succeeded();
   else await releaseTotpCode(database.db, userId, code);
   return response;
+}
+
+/** Who a two-factor endpoint acts for: the signed-in user, else the one a sign-in's two_factor cookie names. */
+export type TwoFactorAccount = { id: string; name: string; enabled: boolean; signedIn: boolean };
+
+export async function twoFactorAccount(
+  database: Database,
+  cookieHeader: string | undefined,
+  signedInUserId: string | null,
+): Promise<TwoFactorAccount | null> {
+  const id = signedInUserId ?? (await challengeUser(database, cookieHeader));
+  if (!id) return null;
+  const user = await findUserById(database.db, id);
+  return user && { id, name: user.username, enabled: user.twoFactorEnabled, signedIn: signedInUserId !== null };
+}
+
+/** The audit events of an answered two-factor endpoint (the account read before better-auth changed it). */
+export async function auditTwoFactor(
+  db: DbOrTx,
+  path: string,
+  account: TwoFactorAccount | null,
+  ok: boolean,
+  address: string,
+): Promise<void> {
+  if (!account) return;
+  const who = { id: account.id, name: account.name };
+  const record = (kind: AuditKind, details?: Record<string, unknown>) =>
+    recordAuditEvent(db, { kind, actor: ok ? who : null, target: who, address, details });
+  const signInStep = path === VERIFY_TOTP || path === VERIFY_RECOVERY_CODE;
+  if (signInStep && !account.signedIn) {
+    const factor = path === VERIFY_TOTP ? "totp" : "recovery_code";
+    if (!ok) return record("sign_in.failed", { method: "two_factor", factor, reason: "wrong_code" });
+    if (factor === "recovery_code") await record("two_factor.recovery_code_used");
+    return record("sign_in.succeeded", { method: "two_factor", factor });
+  }
+  if (!ok) return;
+  if (path === VERIFY_TOTP && !account.enabled) return record("two_factor.enabled");
+  if (path === "/two-factor/disable") return record("two_factor.disabled");
+  if (path === "/two-factor/generate-backup-codes") return record("two_factor.recovery_codes_regenerated");
 }
 
 /** The user a sign-in's pending second step belongs to: the two_factor cookie names a verification row. */

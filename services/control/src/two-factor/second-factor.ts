@@ -1,4 +1,5 @@
 import type { DbOrTx } from "@ams/db";
+import { AppError, invalid } from "@ams/shared";
 import type { ControlEnv } from "../env.ts";
 import { findLocalTwoFactor, useRecoveryCode } from "./local-store.ts";
 import { claimTotpCode } from "./replay.ts";
@@ -41,4 +42,17 @@ export async function checkSecondFactor(
   const recovery = presented.recoveryCode ?? code;
   if (recovery && (await useRecoveryCode(db, userId, recovery, now))) return "recovery";
   return "wrong";
+}
+
+/** Refuses a second factor that was wrong or replayed, naming the field: 422 in settings, 401 at sign-in. */
+export function refuseWrongFactor(found: FactorCheck, field: string, code: "UNAUTHENTICATED" | "VALIDATION"): void {
+  if (found === "totp" || found === "recovery") return;
+  const message =
+    found === "replayed"
+      ? "was used already; wait for the next code of the authenticator app"
+      : field === "recovery_code"
+        ? "is not an unused recovery code of this account"
+        : "is not valid";
+  if (code === "VALIDATION") throw invalid(field, message);
+  throw new AppError("UNAUTHENTICATED", `${field}: ${message}`, { errors: [{ path: field, message }] });
 }

@@ -100,7 +100,8 @@ export async function signIn({
     kind: "sign_in.succeeded",
     actor: { id: found.user.id, name: found.user.username },
     target: { id: found.user.id, name: found.user.username },
-    details: { method: "password" },
+    // With two-factor the session starts only after the second step (recorded then, method two_factor).
+    details: { method: "password", ...(found.user.twoFactorEnabled ? { second_step_required: true } : {}) },
   });
   return identityOf(found.user);
 }

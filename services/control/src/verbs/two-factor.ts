@@ -1,10 +1,9 @@
 import { memberships, organizations, twoFactors } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
 import { and, asc, eq } from "drizzle-orm";
+import { recordCallerEvent, subjectOf } from "../audit/record.ts";
 import { verifyPassword } from "../auth/passwords.ts";
-import type { Identity } from "../auth/principal.ts";
-import { findLocalCredential, findUserById, identityOf } from "../auth/users.ts";
-import { consumeChallenge, issueChallenge, takeChallengeAttempt } from "../two-factor/challenges.ts";
+import { findLocalCredential, findUserById } from "../auth/users.ts";
 import { beginCodeAttempt } from "../two-factor/limit.ts";
 import {
   confirmEnrolment,
@@ -15,17 +14,10 @@ import {
   unusedRecoveryCodes,
 } from "../two-factor/local-store.ts";
 import { claimTotpCode } from "../two-factor/replay.ts";
-import type {
-  ProofInput,
-  RecoveryCodes,
-  SecondStepInput,
-  TwoFactorChallenge,
-  TwoFactorEnrolment,
-  TwoFactorStatus,
-} from "../two-factor/schemas.ts";
-import { checkSecondFactor, type FactorCheck, secretBoxFor } from "../two-factor/second-factor.ts";
+import type { ProofInput, RecoveryCodes, TwoFactorEnrolment, TwoFactorStatus } from "../two-factor/schemas.ts";
+import { checkSecondFactor, refuseWrongFactor, secretBoxFor } from "../two-factor/second-factor.ts";
 import { checkTotp, newTotpSecret, totpUri } from "../two-factor/totp.ts";
-import type { PublicContext, SignedInContext } from "./context.ts";
+import type { SignedInContext } from "./context.ts";
 
 type WithIp<T> = T & { clientIp: string };
 
@@ -101,7 +93,9 @@ export async function confirmTwoFactorEnrolment({
   await attempt.succeeded();
   const codes = await ctx.database.db.transaction(async (tx) => {
     await claimTotpCode(tx, userId, input.code, now);
-    return confirmEnrolment(tx, userId, now);
+    const codes = await confirmEnrolment(tx, userId, now);
+    await recordCallerEvent(ctx, { kind: "two_factor.enabled", target: subjectOf(ctx.principal) }, tx);
+    return codes;
   });
   return { recovery_codes: codes };
 }
@@ -110,7 +104,10 @@ export async function confirmTwoFactorEnrolment({
 export async function disableTwoFactor({ ctx, input }: { ctx: SignedInContext; input: WithIp<ProofInput> }) {
   requireLocalAccount(ctx);
   await proveIdentity(ctx, input);
-  await ctx.database.db.transaction((tx) => removeLocalTwoFactor(tx, ctx.principal.userId, ctx.clock()));
+  await ctx.database.db.transaction(async (tx) => {
+    await removeLocalTwoFactor(tx, ctx.principal.userId, ctx.clock());
+    await recordCallerEvent(ctx, { kind: "two_factor.disabled", target: subjectOf(ctx.principal) }, tx);
+  });
 }
 
 /** Ten new recovery codes (the old ones stop working), proven with the password or a current code. */
@@ -125,72 +122,12 @@ export async function regenerateRecoveryCodes({
   const user = await findUserById(ctx.database.db, ctx.principal.userId);
   if (!user?.twoFactorEnabled) throw new AppError("CONFLICT", "Two-factor is off: there are no recovery codes");
   await proveIdentity(ctx, input);
-  const codes = await ctx.database.db.transaction((tx) => replaceRecoveryCodes(tx, ctx.principal.userId, ctx.clock()));
+  const codes = await ctx.database.db.transaction(async (tx) => {
+    const target = subjectOf(ctx.principal);
+    await recordCallerEvent(ctx, { kind: "two_factor.recovery_codes_regenerated", target }, tx);
+    return replaceRecoveryCodes(tx, ctx.principal.userId, ctx.clock());
+  });
   return { recovery_codes: codes };
-}
-
-/** After a right password: a second-step challenge when the account uses two-factor, else null (sign in now). */
-export async function twoFactorChallengeFor({
-  ctx,
-  identity,
-}: {
-  ctx: PublicContext;
-  identity: Identity;
-}): Promise<TwoFactorChallenge | null> {
-  const user = await findUserById(ctx.database.db, identity.userId);
-  if (!user?.twoFactorEnabled) return null;
-  const { challenge, expiresAt } = await issueChallenge(ctx.database.db, identity.userId, ctx.clock());
-  return { two_factor_required: true, challenge, expires_at: expiresAt.toISOString() };
-}
-
-/**
- * The second sign-in step: the challenge (single use, five attempts, five minutes) and a TOTP code or a recovery
- * code, under the per-account limit of wrong codes. Answers the identity the route starts a session for.
- */
-export async function completeTwoFactorSignIn({
-  ctx,
-  input,
-}: {
-  ctx: PublicContext;
-  input: SecondStepInput;
-}): Promise<Identity> {
-  if (ctx.session) throw new AppError("FORBIDDEN", "Local sign-in is off: this deployment uses the session profile");
-  const { db } = ctx.database;
-  const now = ctx.clock();
-  const userId = await takeChallengeAttempt(db, input.challenge, now);
-  if (!userId)
-    throw new AppError("UNAUTHENTICATED", "This sign-in has expired or had too many wrong codes; sign in again");
-  const attempt = await beginCodeAttempt(ctx.database, userId, now);
-  const found = await checkSecondFactor(
-    db,
-    secretBoxFor(ctx.env),
-    userId,
-    {
-      code: input.code,
-      recoveryCode: input.recovery_code,
-    },
-    now,
-  );
-  refuseWrongFactor(found, input.recovery_code === undefined ? "code" : "recovery_code", "UNAUTHENTICATED");
-  if (!(await consumeChallenge(db, input.challenge, now))) {
-    throw new AppError("UNAUTHENTICATED", "This sign-in was completed already; sign in again");
-  }
-  await attempt.succeeded();
-  const user = await findUserById(db, userId);
-  if (!user) throw new AppError("UNAUTHENTICATED", "The account no longer exists");
-  return identityOf(user);
-}
-
-function refuseWrongFactor(found: FactorCheck, field: string, code: "UNAUTHENTICATED" | "VALIDATION"): void {
-  if (found === "totp" || found === "recovery") return;
-  const message =
-    found === "replayed"
-      ? "was used already; wait for the next code of the authenticator app"
-      : field === "recovery_code"
-        ? "is not an unused recovery code of this account"
-        : "is not valid";
-  if (code === "VALIDATION") throw invalid(field, message);
-  throw new AppError("UNAUTHENTICATED", `${field}: ${message}`, { errors: [{ path: field, message }] });
 }
 
 function requireLocalAccount(ctx: SignedInContext): void {
@@ -222,4 +159,7 @@ async function proveIdentity(ctx: SignedInContext, input: WithIp<ProofInput>): P
   const found = await checkSecondFactor(ctx.database.db, secretBoxFor(ctx.env), userId, { code: input.code }, now);
   refuseWrongFactor(found, "code", "VALIDATION");
   await attempt.succeeded();
+  if (found === "recovery") {
+    await recordCallerEvent(ctx, { kind: "two_factor.recovery_code_used", target: subjectOf(ctx.principal) });
+  }
 }

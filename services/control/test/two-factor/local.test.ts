@@ -1,4 +1,4 @@
-import { localTwoFactors, recoveryCodes, twoFactorChallenges } from "@ams/db";
+import { auditEvents, localTwoFactors, recoveryCodes, twoFactorChallenges } from "@ams/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { totpCode } from "../../src/two-factor/totp.ts";
@@ -11,6 +11,12 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 type Enrolled = { user: TestUser; as: Credentials; secret: string; codes: string[] };
+
+/** The audit trail's kinds about the user, oldest first. */
+const auditKinds = async (userId: string) =>
+  (await h.db.select().from(auditEvents).where(eq(auditEvents.targetUserId, userId)))
+    .sort((a, b) => Number(a.id) - Number(b.id))
+    .map((e) => e.kind);
 
 const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as T;
 
@@ -141,6 +147,7 @@ describe("sign-in with two-factor (local profile)", () => {
     const again = await secondStep({ challenge: await firstStep(user), recovery_code: code });
     expect(again.status).toBe(401);
     expect((await json(again)).detail).toMatch(/not an unused recovery code/);
+    expect(await auditKinds(user.id)).toContain("two_factor.recovery_code_used");
   });
 
   test("a challenge dies after five wrong codes; an account after ten wrong codes waits (429)", async () => {
@@ -185,5 +192,12 @@ describe("disable and new recovery codes (local profile)", () => {
     const { res } = await h.login(user);
     expect(await json(res)).toMatchObject({ id: user.id, must_change_password: false });
     expect(cookiesOf(res).access_token).toBeTruthy();
+    const kinds = (await auditKinds(user.id)).filter((k) => k.startsWith("two_factor."));
+    expect(kinds).toEqual([
+      "two_factor.enabled",
+      "two_factor.recovery_codes_regenerated",
+      "two_factor.recovery_code_used",
+      "two_factor.disabled",
+    ]);
   });
 });

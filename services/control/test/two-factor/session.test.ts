@@ -1,4 +1,4 @@
-import { twoFactors } from "@ams/db";
+import { auditEvents, twoFactors } from "@ams/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { totpCode } from "../../src/two-factor/totp.ts";
@@ -126,6 +126,15 @@ describe("two-factor in the session profile", () => {
     const plain = await signIn(user);
     expect(plain.status).toBe(200);
     expect(cookiesOf(plain)[COOKIE]).toBeTruthy();
+    const events = await h.db.select().from(auditEvents).where(eq(auditEvents.targetUserId, user.id));
+    const kinds = events.sort((a, b) => Number(a.id) - Number(b.id)).map((e) => e.kind);
+    expect(kinds.filter((k) => k.startsWith("two_factor."))).toEqual([
+      "two_factor.enabled",
+      "two_factor.recovery_code_used",
+      "two_factor.recovery_codes_regenerated",
+      "two_factor.disabled",
+    ]);
+    expect(events.filter((e) => e.kind === "sign_in.succeeded" && e.details.method === "two_factor")).toHaveLength(2);
   });
 
   test("the organization rule sends a member without two-factor away (403 TWO_FACTOR_REQUIRED); API tokens unaffected", async () => {

@@ -6,7 +6,7 @@ import type { App } from "../../http/app-env.ts";
 import { controlRoute } from "../../http/route.ts";
 import { TwoFactorChallenge } from "../../two-factor/schemas.ts";
 import { signIn } from "../../verbs/accounts.ts";
-import { twoFactorChallengeFor } from "../../verbs/two-factor.ts";
+import { twoFactorChallengeFor } from "../../verbs/two-factor-sign-in.ts";
 import { SignedIn, toCurrentIdentity } from "./schemas.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { startLocalSession } from "../../auth/session.ts";
 import { controlRoute } from "../../http/route.ts";
 import { SecondStepInput } from "../../two-factor/schemas.ts";
-import { completeTwoFactorSignIn } from "../../verbs/two-factor.ts";
+import { completeTwoFactorSignIn } from "../../verbs/two-factor-sign-in.ts";
 import { SignedIn, toCurrentIdentity } from "../auth/schemas.ts";
 
 /** The second step of a local sign-in: on success this browser gets a new session (its cookies). */
