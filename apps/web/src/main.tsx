@@ -1,7 +1,7 @@
 import { render } from "preact";
 import { useEffect } from "preact/hooks";
 import { location, navigate, onLinkClick, useLocation, withReturn } from "./app/router.ts";
-import { hasTeams, loadSession, session } from "./app/session.ts";
+import { hasTeams, isPublicPage, loadSession, session } from "./app/session.ts";
 import { useStore } from "./app/store.ts";
 import { DashboardPage } from "./dashboards/dashboard-page.tsx";
 import { DashboardsPage } from "./dashboards/dashboards-page.tsx";
@@ -11,15 +11,15 @@ import { AcceptInvitationPage } from "./organization/accept-invitation.tsx";
 import { OrganizationPage } from "./organization/organization-page.tsx";
 import { TeamsPage } from "./organization/teams-page.tsx";
 import { ChangePasswordPage } from "./pages/change-password.tsx";
+import { ForgotPasswordPage } from "./pages/forgot-password.tsx";
 import { HomePage } from "./pages/home.tsx";
 import { LoginPage } from "./pages/login.tsx";
 import { OAuthConsentPage } from "./pages/oauth-consent.tsx";
+import { ResetPasswordPage } from "./pages/reset-password.tsx";
 import { PlatformPage } from "./platform/platform-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
 import { Notices } from "./ui/notices.tsx";
 import "./styles.css";
-
-const PUBLIC = new Set(["/login"]);
 
 function NotFound() {
   return (
@@ -45,7 +45,7 @@ function Routes() {
     if (profile === undefined) return;
     // The location as it is now, not as rendered: sign-in navigates to its `from` page before this effect runs.
     const path = location.get().path;
-    if (profile === null && !PUBLIC.has(path)) {
+    if (profile === null && !isPublicPage(path)) {
       const here = window.location.pathname + window.location.search;
       navigate(withReturn("/login", here), { replace: true });
     } else if (profile?.must_change_password && path !== "/change-password") {
@@ -62,6 +62,12 @@ function Routes() {
       </p>
     );
   if (path === "/login") return profile ? null : <LoginPage />;
+  // "Forgot password" and its mailed link, signed in or not.
+  if (path === "/forgot-password") return <ForgotPasswordPage />;
+  if (path === "/reset-password") return <ResetPasswordPage />;
+  // An invitation link: signed out, the page offers to create an account from it (or to sign in).
+  const invitation = /^\/invitations\/([^/]+)$/.exec(path);
+  if (invitation?.[1]) return <AcceptInvitationPage token={decodeURIComponent(invitation[1])} />;
   if (!profile) return null;
   if (path === "/change-password") return <ChangePasswordPage />;
   // An MCP client's OAuth consent (the authorization endpoint sends the browser here; signed out, sign-in comes first).
@@ -75,8 +81,6 @@ function Routes() {
   const dashboard = /^\/dashboards\/([^/]+)$/.exec(path);
   if (dashboard?.[1]) return <DashboardPage id={decodeURIComponent(dashboard[1])} />;
   if (path === "/platform" || path.startsWith("/platform/")) return <PlatformPage path={path} />;
-  const invitation = /^\/invitations\/([^/]+)$/.exec(path);
-  if (invitation?.[1]) return <AcceptInvitationPage token={decodeURIComponent(invitation[1])} />;
   const ws = /^\/workspaces\/([^/]+)$/.exec(path);
   if (ws?.[1]) return <ModelerPage workspaceId={decodeURIComponent(ws[1])} />;
   return <NotFound />;

@@ -62,11 +62,14 @@ describe("organization administration", () => {
     const link = /(http:\/\/127\.0\.0\.1:\d+\/invitations\/[A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1];
     expect(link, mail?.text).toBeTruthy();
 
-    // The invitee, signed out, follows the link from the e-mail: sign-in first, then back to the invitation.
+    // The invitee, signed out, follows the link from the e-mail: they have an account, so "Sign in" (beside
+    // "Create your account"), then back to the invitation.
     const invitee = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     invitee.setDefaultTimeout(20_000);
     const ip = await invitee.newPage();
     await ip.goto(link!);
+    await ip.getByRole("heading", { name: "Create your account" }).waitFor();
+    await ip.getByRole("link", { name: "Sign in", exact: true }).click();
     await ip.waitForURL(/\/login\?from=/);
     await ip.getByLabel("Username").fill("open");
     await ip.getByLabel("Password").fill(PASSWORDS.open!);

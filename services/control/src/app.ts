@@ -16,7 +16,7 @@ import { HSTS, setHeader } from "./http/headers.ts";
 import { registerControlRoutes } from "./http/route.ts";
 import { registerOAuthRoutes } from "./oauth/index.ts";
 import { apiTokenRoutes } from "./routes/api-tokens/index.ts";
-import { accountRoutes, registerSessionRoutes } from "./routes/auth/index.ts";
+import { accountRoutes, localPasswordResetRoutes, registerSessionRoutes } from "./routes/auth/index.ts";
 import { registerDocsRoutes } from "./routes/docs/docs.ts";
 import { createOpenApiDocument } from "./routes/docs/openapi.ts";
 import { registerHealthRoute } from "./routes/health/get.ts";
@@ -74,6 +74,7 @@ export function createControlApp(deps: ControlDeps) {
     ...accountRoutes,
     ...twoFactorRoutes,
     ...localTwoFactorRoutes,
+    ...(ctx.session ? [] : localPasswordResetRoutes),
     getProfileRoute,
     ...organizationRoutes,
     ...memberRoutes,

@@ -10,6 +10,7 @@ import type { AccessTokenRevocations } from "./auth/revocations.ts";
 import type { ControlEnv } from "./env.ts";
 import type { Upstream } from "./gateway/upstream.ts";
 import type { InvitationServices } from "./invitations/services.ts";
+import type { BackgroundQueue } from "./mail/background.ts";
 import type { SessionLookup } from "./session/authenticate.ts";
 import type { SessionAuth } from "./session/better-auth.ts";
 
@@ -49,6 +50,10 @@ export type ControlContext = {
   log: Logger;
   /** What the invitation verbs use besides the database: mailer, identity admin, links and lifetimes. */
   invitations: InvitationServices;
+  /** Whether e-mail can go out (SMTP_URL or a mailer given): "forgot password" is offered only then. */
+  mailConfigured: boolean;
+  /** Work after the answer (password-reset e-mails), in order, failures logged. */
+  background: BackgroundQueue;
   /** AUTH_MODE=session: better-auth and the cached session lookup; absent in the local profile. */
   session?: { auth: SessionAuth; lookup: SessionLookup };
 };

@@ -9,8 +9,9 @@ import { refuseDisabledUsers } from "./auth/user-state.ts";
 import type { ControlContext } from "./context.ts";
 import type { ControlDeps } from "./deps.ts";
 import { invitationServices } from "./invitations/services.ts";
-import { createSessionAuthenticator } from "./session/authenticate.ts";
-import { createSessionAuth } from "./session/better-auth.ts";
+import { createBackgroundQueue } from "./mail/background.ts";
+import { createSessionAuthenticator, type SessionLookup } from "./session/authenticate.ts";
+import { createSessionAuth, type SessionMail } from "./session/better-auth.ts";
 
 /** Everything a control route needs, built once from the deps. */
 export function createControlContext(deps: ControlDeps): ControlContext {
@@ -19,7 +20,10 @@ export function createControlContext(deps: ControlDeps): ControlContext {
   const accessState = createAccessState(deps.database);
   const revocations = createAccessTokenRevocations(deps.database, accessState, clock);
   const log = deps.log ?? silentLogger;
-  const session = deps.env.AUTH_MODE === "session" ? sessionProfile(deps, clock) : undefined;
+  const invitations = invitationServices({ database: deps.database, clock, log, env: deps.env }, deps);
+  const background = createBackgroundQueue(log);
+  const mail = { mailer: invitations.mailer, background, log };
+  const session = deps.env.AUTH_MODE === "session" ? sessionProfile(deps, clock, mail) : undefined;
   return {
     database: deps.database,
     tokens: deps.tokens,
@@ -47,15 +51,19 @@ export function createControlContext(deps: ControlDeps): ControlContext {
     directory: deps.directory ?? createLocalDirectory(deps.database),
     sessionProviders: deps.sessionProviders ?? {},
     log,
-    invitations: invitationServices({ database: deps.database, clock, log, env: deps.env }, deps),
+    invitations,
+    mailConfigured: Boolean(deps.mailer ?? deps.env.SMTP_URL),
+    background,
     session,
   };
 }
 
 /** The session profile (AUTH_MODE=session): callers are identified by better-auth's cookie or an API token. */
-function sessionProfile(deps: ControlDeps, clock: () => Date) {
-  const auth = createSessionAuth(deps.env, deps.database);
-  const lookup = createSessionAuthenticator({
+function sessionProfile(deps: ControlDeps, clock: () => Date, mail: Omit<SessionMail, "forgetUser" | "clock">) {
+  // A password reset ends the user's sessions; this process forgets its cached lookups of them at once.
+  const forgetUser = (userId: string) => lookup.forgetUser(userId);
+  const auth = createSessionAuth(deps.env, deps.database, { ...mail, clock, forgetUser });
+  const lookup: SessionLookup = createSessionAuthenticator({
     auth,
     database: deps.database,
     clock,

@@ -75,6 +75,11 @@ const allowedStatus: Record<string, (s: number, p: Persona) => boolean> = {
   "POST /api/auth/two-factor/disable": passedAccess,
   "POST /api/auth/two-factor/recovery-codes": (s) => s === 409,
   "POST /api/auth/local/login/two-factor": (s) => s === 401,
+  // This harness has no SMTP server: the route is reached and refuses to promise a mail it cannot send (503);
+  // password-reset.test.ts runs it with one.
+  "POST /api/auth/local/forgot-password": (s) => s === 503,
+  // A placeholder link: reached, and refused as unknown (password-reset.test.ts uses mailed ones).
+  "POST /api/auth/local/reset-password": (s) => s === 404,
 };
 const isSuccess = (s: number) => s >= 200 && s < 400;
 

@@ -248,7 +248,7 @@ describe("accounts", () => {
   });
 
   test("the sign-in page is offered local accounts without SSO by default", () => {
-    expect(getAuthOptions({ ctx: services })).toEqual({ profile: "local", sso: false });
+    expect(getAuthOptions({ ctx: services })).toEqual({ profile: "local", sso: false, password_reset: false });
   });
 });
 

@@ -8,7 +8,7 @@ export const session = createStore<{ profile: Profile | null | undefined; messag
   profile: undefined,
   messages: null,
 });
-export const authOptions = createStore<AuthOptions>({ profile: "local", sso: false });
+export const authOptions = createStore<AuthOptions>({ profile: "local", sso: false, password_reset: false });
 
 export async function loadSession(): Promise<Profile | null> {
   const [profile, messages, options] = await Promise.all([
@@ -72,8 +72,14 @@ export async function signOut(): Promise<void> {
   navigate("/login", { replace: true });
 }
 
+/** Pages a visitor who is not signed in may see: sign-in, "forgot password", and an invitation link. */
+export function isPublicPage(path: string): boolean {
+  return PUBLIC_PAGES.has(path) || /^\/invitations\/[^/]+$/.test(path);
+}
+const PUBLIC_PAGES = new Set(["/login", "/forgot-password", "/reset-password"]);
+
 onSignedOut(() => {
   const { path, search } = location.get();
   session.set((s) => ({ ...s, profile: null }));
-  if (path !== "/login") navigate(`/login?from=${encodeURIComponent(path + search)}`, { replace: true });
+  if (!isPublicPage(path)) navigate(`/login?from=${encodeURIComponent(path + search)}`, { replace: true });
 });

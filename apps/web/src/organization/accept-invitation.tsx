@@ -6,6 +6,7 @@ import { refreshProfile, session, signOut } from "../app/session.ts";
 import { Shell } from "../app/shell.tsx";
 import { useStore } from "../app/store.ts";
 import { formatDate } from "../ui/copy.tsx";
+import { CreateAccountFromInvitation, type Joined } from "./create-account.tsx";
 
 type Refusal = { title: string; text: string; otherAccount?: boolean };
 
@@ -34,12 +35,45 @@ function refusalOf(err: unknown): Refusal {
   return { title: "The invitation could not be opened", text };
 }
 
-/** The page of the link in the invitation e-mail: preview after sign-in, then accept. */
+/**
+ * The page of the link in the invitation e-mail. Signed out: create an account from the link, or sign in. Signed
+ * in: preview, then accept.
+ */
 export function AcceptInvitationPage(props: { token: string }) {
+  const { profile } = useStore(session);
+  const [joined, setJoined] = useState<Joined | null>(null);
+  if (joined) return <JoinedPage joined={joined} />;
+  if (!profile) return <CreateAccountFromInvitation token={props.token} onJoined={setJoined} />;
+  return <SignedInInvitation token={props.token} onJoined={setJoined} />;
+}
+
+function JoinedPage(props: { joined: Joined }) {
+  const { organizationName, role, alreadyMember } = props.joined;
+  return (
+    <Shell>
+      <main class="page narrow" id="main">
+        <h1>Invitation</h1>
+        <div class="card" role="status">
+          <p>
+            {alreadyMember
+              ? `You were already a member of ${organizationName}; your role stays ${role}.`
+              : `You joined ${organizationName} as ${role}.`}
+          </p>
+          <p>
+            <a href="/" class="button primary" onClick={onLinkClick}>
+              Open its workspaces
+            </a>
+          </p>
+        </div>
+      </main>
+    </Shell>
+  );
+}
+
+function SignedInInvitation(props: { token: string; onJoined(joined: Joined): void }) {
   const { profile } = useStore(session);
   const [preview, setPreview] = useState<InvitationPreview | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [accepted, setAccepted] = useState<AcceptedInvitation | null>(null);
   const [busy, setBusy] = useState(false);
   const path = `/api/invitations/${encodeURIComponent(props.token)}`;
 
@@ -56,7 +90,11 @@ export function AcceptInvitationPage(props: { token: string }) {
       const out = await api.post<AcceptedInvitation>(`${path}/accept`);
       await api.post(`/api/organizations/${encodeURIComponent(out.organization_id)}/activate`).catch(() => undefined);
       await refreshProfile();
-      setAccepted(out);
+      props.onJoined({
+        organizationName: preview?.organization.name ?? "the organization",
+        role: out.role,
+        alreadyMember: out.already_member,
+      });
     } catch (err) {
       setRefusal(refusalOf(err));
     } finally {
@@ -68,20 +106,7 @@ export function AcceptInvitationPage(props: { token: string }) {
     <Shell>
       <main class="page narrow" id="main">
         <h1>Invitation</h1>
-        {accepted && preview ? (
-          <div class="card" role="status">
-            <p>
-              {accepted.already_member
-                ? `You were already a member of ${preview.organization.name}; your role stays ${accepted.role}.`
-                : `You joined ${preview.organization.name} as ${accepted.role}.`}
-            </p>
-            <p>
-              <a href="/" class="button primary" onClick={onLinkClick}>
-                Open its workspaces
-              </a>
-            </p>
-          </div>
-        ) : refusal ? (
+        {refusal ? (
           <div class="card" role="alert">
             <h2>{refusal.title}</h2>
             <p>{refusal.text}</p>

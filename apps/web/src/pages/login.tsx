@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api/client.ts";
 import type { SignInProvider } from "../api/types.ts";
-import { navigate, queryParam, returnPath, withReturn } from "../app/router.ts";
+import { navigate, onLinkClick, queryParam, returnPath, withReturn } from "../app/router.ts";
 import { authOptions, loadSession, session } from "../app/session.ts";
 import { useStore } from "../app/store.ts";
 import { FormError } from "../ui/form.tsx";
@@ -107,6 +107,13 @@ export function LoginPage() {
         <button type="submit" class="primary wide" disabled={busy}>
           {busy ? "Signing in…" : "Sign in"}
         </button>
+        {options.password_reset ? (
+          <p class="auth-links">
+            <a href="/forgot-password" onClick={onLinkClick}>
+              Forgot password?
+            </a>
+          </p>
+        ) : null}
         {options.profile === "session" ? (
           providers.map((p) => (
             <button key={p.id} type="button" class="wide" onClick={() => ssoSession(p)} disabled={busy}>

@@ -52,6 +52,9 @@ export const AuthOptions = z
   .object({
     profile: z.enum(["local", "session"]).describe("How browsers sign in: local accounts or the session profile"),
     sso: z.boolean().describe("Whether sign-in through the external identity provider is offered"),
+    password_reset: z
+      .boolean()
+      .describe('Whether "Forgot password?" is offered: e-mail is configured, so a reset link can be sent'),
   })
   .openapi("AuthOptions");
 export type AuthOptions = z.infer<typeof AuthOptions>;

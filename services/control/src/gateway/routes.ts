@@ -86,6 +86,9 @@ export const routeTable: readonly RouteRule[] = [
   r("POST", "/api/auth/local/login", "control", "public", "none"),
   r("POST", "/api/auth/refresh", "control", "public", "none"),
   r("GET", "/api/auth/logout", "control", "public", "none"),
+  // "Forgot password" of local accounts: anonymous, each with its own per-address limit (password-reset/limits.ts)
+  r("POST", "/api/auth/local/forgot-password", "control", "public", "none"),
+  r("POST", "/api/auth/local/reset-password", "control", "public", "none"),
   // Identity-provider browser sign-in (without SSO, login redirects to the local sign-in page)
   r("GET", "/api/auth/login", "control", "public", "none"),
   r("GET", "/api/auth/callback", "control", "public", "none"),
@@ -152,6 +155,9 @@ export const routeTable: readonly RouteRule[] = [
   }),
   r("GET", "/api/invitations/:token", "control", "any", "none"),
   r("POST", "/api/invitations/:token/accept", "control", "any", "none"),
+  // An invited person without an account creates it from the link: anonymous, the token is the proof (its own
+  // per-address limit, password-reset/limits.ts).
+  r("POST", "/api/invitations/:token/register", "control", "public", "none"),
   // Personal API tokens: managed from a signed-in session only, never with a token
   r("GET", "/api/settings/api-tokens", "control", "session", "none"),
   r("POST", "/api/settings/api-tokens", "control", "session", "body-org", { need: read, admin: "refused" }),

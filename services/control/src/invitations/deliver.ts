@@ -22,9 +22,9 @@ export type Delivery = {
  *   and the provider e-mails it the profile, password and e-mail-verification actions; when that first e-mail
  *   fails the new identity is removed again and nothing else is sent ("onboarding");
  * - then our invitation e-mail goes out ("invitation", or "onboarding" for a just-provisioned identity).
- * With local accounts (no identity provider) an address without an account gets the same e-mail, saying that an
- * account is needed: local accounts cannot self-register, so the invitation stays pending until an administrator
- * creates an account with that address (e-mail verified); the link works until it expires, resend issues a new one.
+ * With password accounts (no identity provider, either profile) an address without an account gets the same e-mail,
+ * saying that the link creates the account (POST /api/invitations/:token/register: the link proves the address);
+ * the link works once, until it expires, resend issues a new one.
  * Never throws: `sent` says whether our e-mail went out.
  */
 export async function deliverInvitation(

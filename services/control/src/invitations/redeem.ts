@@ -47,7 +47,7 @@ async function findForCaller(database: Database, token: string, principal: Princ
   return { ...found, invitedBy: found.invitedBy ?? null };
 }
 
-function goneReason(row: InvitationRow, now: Date): AppError | null {
+export function goneReason(row: InvitationRow, now: Date): AppError | null {
   switch (invitationStatus(row, now)) {
     case "accepted":
       return new AppError("GONE", "This invitation has already been accepted");
@@ -60,7 +60,7 @@ function goneReason(row: InvitationRow, now: Date): AppError | null {
   }
 }
 
-const notFound = () => new AppError("NOT_FOUND", "This invitation link is not valid");
+export const notFound = () => new AppError("NOT_FOUND", "This invitation link is not valid");
 
 export async function previewInvitation(database: Database, token: string, principal: Principal, now: Date) {
   const { invitation, organizationName, invitedBy } = await findForCaller(database, token, principal, now);

@@ -1,5 +1,6 @@
 import type { invitations } from "@ams/db";
 import { z } from "@hono/zod-openapi";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../auth/passwords.ts";
 import { MemberRole } from "../organizations/schemas.ts";
 
 export const DeliveryMode = z.enum(["both", "email", "manual"]);
@@ -69,6 +70,27 @@ export const AcceptedInvitation = z
     already_member: z.boolean(),
   })
   .openapi("AcceptedInvitation");
+
+/** POST /api/invitations/{token}/register: the new account (its e-mail is the invited address). */
+export const RegisterInput = z.object({
+  username: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._@-]+$/, "letters, digits and . _ @ - only"),
+  name: z.string().trim().min(1).max(200),
+  password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
+});
+export type RegisterInput = z.infer<typeof RegisterInput>;
+
+export const RegisteredAccount = z
+  .object({
+    user: z.object({ id: z.string(), username: z.string(), name: z.string(), email: z.string() }),
+    organization: z.object({ id: z.string(), name: z.string() }),
+    role: z.string(),
+  })
+  .openapi("RegisteredAccount");
 
 export type InvitationRow = typeof invitations.$inferSelect;
 export type InvitationView = z.infer<typeof Invitation>;

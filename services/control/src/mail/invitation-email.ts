@@ -5,7 +5,7 @@ export type InvitationEmailInput = {
   to: string;
   /** invitation: the address has an account; onboarding: one was just created at the identity provider. */
   kind: "invitation" | "onboarding";
-  /** Local accounts only: no account has this address yet, and nobody can self-register one. */
+  /** Password accounts (no identity provider): no account has this address yet; the link creates one. */
   accountMissing: boolean;
   organizationName: string;
   inviterName: string;
@@ -25,7 +25,7 @@ export function composeInvitationEmail(input: InvitationEmailInput): MailMessage
     input.kind === "onboarding"
       ? `An account has been created for you. You will receive a separate e-mail from the sign-in service to set your password and confirm your address; do that first, then open the link below.`
       : input.accountMissing
-        ? `There is no account for ${input.to} yet. Ask the administrator of the service to create one for this address; then sign in and open the link below.`
+        ? `There is no account for ${input.to} yet: open the link below and choose "Create your account" (the link proves this address, no further confirmation needed). If you have an account with this address, sign in instead.`
         : `Sign in with the account of ${input.to} and open the link below.`;
 
   const text = [

@@ -10,8 +10,11 @@ import { PLATFORM_ADMIN_ROLE } from "../auth/claims.ts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "../auth/passwords.ts";
 import { normalizeUsername } from "../auth/users.ts";
 import type { ControlEnv } from "../env.ts";
+import { passwordResetOptions, RESET_IDENTIFIER_PREFIX, type SessionMail } from "./password-reset.ts";
 import { keycloakProvider } from "./providers.ts";
 import { twoFactorPlugin, withHashedRecoveryCode } from "./two-factor.ts";
+
+export type { SessionMail } from "./password-reset.ts";
 
 export const SESSION_BASE_PATH = "/auth";
 /**
@@ -31,7 +34,7 @@ const CHANGE_PASSWORD = "/change-password";
  * hashes as local accounts, so an account moves between profiles), no self sign-up (accounts come from seeds,
  * invitations and the platform admin).
  */
-export function createSessionAuth(env: ControlEnv, database: Database) {
+export function createSessionAuth(env: ControlEnv, database: Database, mail: SessionMail) {
   const https = new URL(env.PUBLIC_URL).protocol === "https:";
   const hostOnly = https && !env.COOKIE_DOMAIN;
   const keycloak = keycloakProvider(env, database);
@@ -56,7 +59,11 @@ export function createSessionAuth(env: ControlEnv, database: Database) {
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       password: { hash: hashPassword, verify: ({ hash, password }) => verifyPassword(hash, password) },
+      ...passwordResetOptions(env.PUBLIC_URL, database, mail),
     },
+    // Reset links are secrets: only the SHA-256 of their identifier is stored (other verification values, such as
+    // an OAuth sign-in's state, stay as they are).
+    verification: { storeIdentifier: { default: "plain", overrides: { [RESET_IDENTIFIER_PREFIX]: "hashed" } } },
     session: {
       expiresIn: SESSION_SECONDS,
       updateAge: 24 * 3600,

@@ -8,6 +8,7 @@ import type { App } from "../http/app-env.ts";
 import { registerControlRoutes } from "../http/route.ts";
 import { SESSION_BASE_PATH, type SessionAuth } from "./better-auth.ts";
 import { sessionRoutes } from "./contracts.ts";
+import { registerSessionPasswordReset } from "./password-reset-routes.ts";
 import { PROVIDER_SIGN_IN_PATH, providerSignInEnabled } from "./providers.ts";
 import { auditTwoFactor, twoFactorAccount, VERIFY_TOTP, verifyTotpGuarded } from "./two-factor.ts";
 
@@ -20,7 +21,7 @@ const providerConfigured = (ctx: ControlContext) => providerSignInEnabled(ctx.en
 /**
  * THE better-auth endpoints a browser may reach (paths under /auth). Everything else better-auth serves — its admin
  * plugin (set-role, impersonate-user, create-user, remove-user, set-user-password, ban-user, list-users…),
- * update-user, change-email, delete-user, sign-up, the e-mail sign-in, password reset, account linking, its raw
+ * update-user, change-email, delete-user, sign-up, the e-mail sign-in, account linking, its raw
  * session listing (tokens included) — answers 404: those bypass the product's own rules (last owner, forced password
  * change, the gateway's authorization). The platform admin manages accounts and roles through /api.
  */
@@ -30,6 +31,9 @@ export const ALLOWED_BETTER_AUTH: readonly Allowed[] = [
   { method: "POST", path: "/sign-out", ends: true },
   // The forced or chosen password change (revokes the other sessions, better-auth.ts).
   { method: "POST", path: "/change-password", ends: true },
+  // "Forgot password": both have their own routes (password-reset-routes.ts: the answer before the work, limits).
+  { method: "POST", path: "/request-password-reset" },
+  { method: "POST", path: "/reset-password" },
   // A provider sign-in (Keycloak through the generic OAuth plugin), only when one is configured.
   { method: "POST", path: PROVIDER_SIGN_IN_PATH.slice(SESSION_BASE_PATH.length), when: providerConfigured },
   { method: "GET", path: "/callback/:id", when: providerConfigured },
@@ -42,6 +46,9 @@ export const ALLOWED_BETTER_AUTH: readonly Allowed[] = [
   { method: "POST", path: "/two-factor/generate-backup-codes" },
   { method: "POST", path: "/two-factor/disable", ends: true },
 ];
+
+/** Allowed endpoints registered with a route of their own (above and in password-reset-routes.ts). */
+const OWN_ROUTES = new Set(["/sign-in/username", VERIFY_TOTP, "/request-password-reset", "/reset-password"]);
 
 /** A provider id in the callback path: better-auth sees exactly this path, never an encoded other one. */
 const PROVIDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -99,9 +106,9 @@ export function registerSessionAuthRoutes(app: App, ctx: ControlContext): void {
     await auditTwoFactor(ctx.database.db, VERIFY_TOTP, account, response.ok, clientIp(c, ctx.env.TRUST_PROXY_HOPS));
     return response;
   });
+  registerSessionPasswordReset(app, ctx);
   for (const allowed of ALLOWED_BETTER_AUTH) {
-    const own = allowed.path === "/sign-in/username" || allowed.path === VERIFY_TOTP;
-    if (own || (allowed.when && !allowed.when(ctx))) continue;
+    if (OWN_ROUTES.has(allowed.path) || (allowed.when && !allowed.when(ctx))) continue;
     app.on(allowed.method, `${SESSION_BASE_PATH}${allowed.path}`, async (c) => {
       const id = c.req.param("id");
       if (id !== undefined && !PROVIDER_ID.test(id)) throw notFound();

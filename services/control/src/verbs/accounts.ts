@@ -178,8 +178,10 @@ export async function skipPasswordChange({ ctx }: { ctx: SignedInContext }): Pro
   return identityOf(user);
 }
 
-/** What the sign-in page offers: the sign-in profile and whether SSO through the identity provider is on. */
+/** What the sign-in page offers: the sign-in profile, whether SSO is on and whether a password can be reset by mail. */
 export function getAuthOptions({ ctx }: { ctx: PublicContext }): AuthOptions {
-  if (ctx.env.AUTH_MODE === "session") return { profile: "session", sso: providerSignInEnabled(ctx.env) };
-  return { profile: "local", sso: ctx.env.IDP_SSO_ENABLED };
+  const password_reset = ctx.mailConfigured;
+  if (ctx.env.AUTH_MODE === "session")
+    return { profile: "session", sso: providerSignInEnabled(ctx.env), password_reset };
+  return { profile: "local", sso: ctx.env.IDP_SSO_ENABLED, password_reset };
 }

@@ -1,6 +1,7 @@
 import { AppError } from "@ams/shared";
 import type { z } from "zod";
 import { recordCallerEvent, subjectOf } from "../audit/record.ts";
+import { requireInWindow } from "../auth/rate-window.ts";
 import { issueInvitation } from "../invitations/issue.ts";
 import {
   getInvitationInOrganization,
@@ -8,6 +9,7 @@ import {
   revokeInvitation as revoke,
 } from "../invitations/manage.ts";
 import { acceptInvitation as accept, previewInvitation as preview } from "../invitations/redeem.ts";
+import { type Registered, registerFromInvitation as register } from "../invitations/register.ts";
 import type {
   AcceptedInvitation,
   CreateInvitationInput,
@@ -16,10 +18,12 @@ import type {
   InvitationPreview,
   IssuedInvitation,
   ListInvitationsQuery,
+  RegisterInput,
 } from "../invitations/schemas.ts";
 import { assertMayTouchOwnerRole, assertProfileRole } from "../organizations/profile-roles.ts";
 import type { MemberRole } from "../organizations/schemas.ts";
-import type { MemberContext, SignedInContext } from "./context.ts";
+import { LIMITS } from "../password-reset/limits.ts";
+import type { MemberContext, PublicContext, SignedInContext } from "./context.ts";
 
 const inviterOf = (ctx: SignedInContext) => ({
   userId: ctx.principal.userId,
@@ -134,4 +138,26 @@ export async function acceptInvitation({
     details: { role: accepted.role, already_member: accepted.already_member },
   });
   return accepted;
+}
+
+/**
+ * An invited person without an account creates it from the link (anonymous; the token is the proof): the account,
+ * the claim of the invitation and the membership in one transaction. The route then signs the person in.
+ */
+export async function registerFromInvitation({
+  ctx,
+  input,
+}: {
+  ctx: PublicContext;
+  input: RegisterInput & { token: string; clientIp: string };
+}): Promise<Registered> {
+  await requireInWindow(
+    ctx.database.db,
+    `register-ip:${input.clientIp}`,
+    LIMITS.registerPerIp,
+    ctx.clock(),
+    "Too many accounts created from this address; try again later",
+  );
+  const { token, clientIp: _ip, ...account } = input;
+  return register(ctx.database, token, account, ctx.clock());
 }

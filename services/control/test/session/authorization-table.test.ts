@@ -48,6 +48,8 @@ const LOCAL_AUTH = new Set([
   "GET /api/auth/logout",
   "GET /api/auth/login",
   "GET /api/auth/callback",
+  "POST /api/auth/local/forgot-password",
+  "POST /api/auth/local/reset-password",
 ]);
 
 function expected(rule: RouteRule, p: Persona): Expected {

@@ -1,6 +1,9 @@
 import { accounts, memberships, sessions, users } from "@ams/db";
+import { silentLogger } from "@ams/shared";
 import { eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createBackgroundQueue } from "../../src/mail/background.ts";
+import { unconfiguredMailer } from "../../src/mail/mailer.ts";
 import { createSessionAuth } from "../../src/session/better-auth.ts";
 import { ALLOWED_BETTER_AUTH } from "../../src/session/routes.ts";
 import { type Credentials, cookiesOf, createHarness, type Harness, type TestUser } from "../support/harness.ts";
@@ -14,6 +17,14 @@ import { type Credentials, cookiesOf, createHarness, type Harness, type TestUser
  * anonymous caller, a signed-in member and a signed-in platform admin, and changes nothing in the database.
  */
 let h: Harness;
+/** These instances are only enumerated or called on their admin endpoints: no reset e-mail ever goes out. */
+const withoutMail = {
+  mailer: unconfiguredMailer,
+  background: createBackgroundQueue(silentLogger),
+  log: silentLogger,
+  clock: () => new Date(),
+  forgetUser: () => undefined,
+};
 let owner: TestUser;
 let member: TestUser;
 let root: TestUser;
@@ -50,7 +61,7 @@ type Endpoint = { path: string; methods: string[] };
 
 /** Every HTTP endpoint of the configured better-auth instance (server-only ones have no path). */
 function betterAuthEndpoints(): Endpoint[] {
-  const auth = createSessionAuth(h.env, h.database);
+  const auth = createSessionAuth(h.env, h.database, withoutMail);
   const out: Endpoint[] = [];
   for (const endpoint of Object.values(auth.api) as { path?: string; options?: { method?: string | string[] } }[]) {
     if (!endpoint.path) continue;
@@ -125,7 +136,7 @@ describe("better-auth endpoints outside the allow-list", () => {
   });
 
   test("bypassing the allow-list, better-auth itself would serve the platform admin (the 404s below are ours)", async () => {
-    const auth = createSessionAuth(h.env, h.database);
+    const auth = createSessionAuth(h.env, h.database, withoutMail);
     const as = await session(root);
     const cookie = `${COOKIE}=${(as as { cookies: Record<string, string> }).cookies[COOKIE]}`;
     const res = await auth.handler(new Request(`${ORIGIN}/auth/admin/list-users`, { headers: { cookie } }));

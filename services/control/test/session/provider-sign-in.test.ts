@@ -87,7 +87,7 @@ describe("provider sign-in in the session profile (better-auth generic OAuth, re
       providers: [{ id: "keycloak", name: "Keycloak", sign_in_url: "/auth/sign-in/social" }],
     });
     const options = await h.call("GET", "/api/auth/options");
-    expect(await options.json()).toEqual({ profile: "session", sso: true });
+    expect(await options.json()).toEqual({ profile: "session", sso: true, password_reset: false });
   });
 
   test("the sign-in redirects to the realm with PKCE; the callback creates the account and sets the session cookie", async () => {

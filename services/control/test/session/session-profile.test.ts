@@ -86,7 +86,7 @@ describe("sign-in", () => {
     });
     expect(res.status).toBe(404);
     const options = await h.call("GET", "/api/auth/options");
-    expect(await options.json()).toEqual({ profile: "session", sso: false });
+    expect(await options.json()).toEqual({ profile: "session", sso: false, password_reset: false });
     expect(await (await h.call("GET", "/auth/providers")).json()).toEqual({ providers: [] });
   });
 });

@@ -6,6 +6,10 @@ type Builder = (f: Fixtures, caller: Caller, real: boolean) => Promise<Prepared>
 
 const missing = "id-missing";
 const p = (path: string, body?: unknown): Prepared => ({ path, body });
+let clients = 0;
+let registered = 0;
+/** A new client address per call, for the anonymous routes that count per address. */
+const nextClient = () => `10.88.${Math.floor(++clients / 250)}.${clients % 250}`;
 
 /**
  * A well-formed request for every route of the table. `real` asks for real objects (the call is expected to be
@@ -28,6 +32,14 @@ export const requests: Record<string, Builder> = {
   "GET /api/auth/logout": async () => p("/api/auth/logout"),
   "GET /api/auth/login": async () => p("/api/auth/login?from=/models"),
   "GET /api/auth/callback": async () => p("/api/auth/callback?code=c&state=s"),
+  "POST /api/auth/local/forgot-password": async () => ({
+    ...p("/api/auth/local/forgot-password", { email: "someone@test.example" }),
+    headers: { "x-forwarded-for": nextClient() },
+  }),
+  "POST /api/auth/local/reset-password": async () => ({
+    ...p("/api/auth/local/reset-password", { token: "A".repeat(43), password: "a-long-enough-password" }),
+    headers: { "x-forwarded-for": nextClient() },
+  }),
   "GET /api/auth/me": async () => p("/api/auth/me"),
   "POST /api/auth/change-password": async (_f, c) =>
     p("/api/auth/change-password", {
@@ -117,6 +129,15 @@ export const requests: Record<string, Builder> = {
     p(`/api/invitations/${real && c.userId ? (await f.invitation(null, c.userId)).token : "A".repeat(43)}`),
   "POST /api/invitations/:token/accept": async (f, c, real) =>
     p(`/api/invitations/${real && c.userId ? (await f.invitation(null, c.userId)).token : "A".repeat(43)}/accept`),
+  // Anonymous: a fresh invitation creates a fresh account (each from its own client address: the route's limit).
+  "POST /api/invitations/:token/register": async (f, _c, real) => ({
+    ...p(`/api/invitations/${real ? (await f.invitation(null)).token : "A".repeat(43)}/register`, {
+      username: `table-${++registered}-${crypto.randomUUID().slice(0, 8)}`,
+      name: "Table Person",
+      password: "a-long-enough-password",
+    }),
+    headers: { "x-forwarded-for": nextClient() },
+  }),
 
   "GET /api/settings/api-tokens": async () => p("/api/settings/api-tokens"),
   "POST /api/settings/api-tokens": async (_f, c) => p("/api/settings/api-tokens", { organization_id: c.home.org }),
