@@ -1,4 +1,4 @@
-import { accounts, invitations, memberships, users } from "@ams/db";
+import { accounts, auditEvents, invitations, memberships, users } from "@ams/db";
 import { must } from "@ams/shared/testing";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -87,6 +87,13 @@ describe.each(PROFILES)("registering from an invitation ($name profile)", (profi
     expect((await signIn(h, profile, `new.person${n}`, PASSWORD)).status).toBe(200);
     const [claimed] = await h.db.select().from(invitations).where(eq(invitations.acceptedBy, body.user.id));
     expect(claimed?.acceptedAt).not.toBeNull();
+    // The audit trail has the account's creation and the acceptance, from the client's address.
+    const events = await h.db.select().from(auditEvents).where(eq(auditEvents.targetUserId, body.user.id));
+    const recorded = events.filter((e) => !e.kind.startsWith("sign_in."));
+    expect(recorded.map((e) => [e.kind, e.organizationId ?? null, e.address]).sort()).toEqual([
+      ["invitation.accepted", orgId, expect.stringMatching(/^10\.50\.0\./)],
+      ["user.created", null, expect.stringMatching(/^10\.50\.0\./)],
+    ]);
   });
 
   test("the link works once: a second registration answers 410 as accept does, and creates nothing", async () => {

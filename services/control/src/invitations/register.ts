@@ -1,6 +1,7 @@
 import { type Database, invitations, memberships, organizations, users } from "@ams/db";
 import { AppError } from "@ams/shared";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { recordAuditEvent } from "../audit/record.ts";
 import { createLocalUser } from "../auth/create-user.ts";
 import { normalizeUsername, type UserRow } from "../auth/users.ts";
 import { isUniqueViolation } from "../http/db-errors.ts";
@@ -27,6 +28,7 @@ export async function registerFromInvitation(
   token: string,
   input: RegisterInput,
   now: Date,
+  address: string | null,
 ): Promise<Registered> {
   if (!looksLikeInvitationToken(token)) throw notFound();
   const [found] = await database.db
@@ -74,6 +76,22 @@ export async function registerFromInvitation(
       await tx
         .insert(memberships)
         .values({ organizationId: claimed.organizationId, userId: user.id, role: claimed.role, createdAt: now });
+      const self = { id: user.id, name: user.username };
+      await recordAuditEvent(tx, {
+        kind: "user.created",
+        actor: self,
+        target: self,
+        address,
+        details: { via: "invitation", email },
+      });
+      await recordAuditEvent(tx, {
+        kind: "invitation.accepted",
+        actor: self,
+        target: self,
+        organizationId: claimed.organizationId,
+        address,
+        details: { role: claimed.role, new_account: true },
+      });
       return { user, organization: { id: claimed.organizationId, name: found.organizationName }, role: claimed.role };
     });
   } catch (err) {

@@ -1,5 +1,6 @@
 import { accounts, users } from "@ams/db";
 import { and, eq } from "drizzle-orm";
+import { recordAuditEvent } from "../audit/record.ts";
 import { countInWindow } from "../auth/rate-window.ts";
 import { CREDENTIAL_PROVIDER } from "../auth/users.ts";
 import type { ControlContext } from "../context.ts";
@@ -21,6 +22,21 @@ export async function findResettableAccount(services: Pick<ControlContext, "data
 
 type Counted = Pick<ControlContext, "database" | "clock">;
 
+/** The audit trail's record of a link mailed to an account (nothing is recorded for an address without one). */
+export function recordResetRequested(
+  services: Pick<ControlContext, "database">,
+  account: { id: string; username: string },
+  address: string | null,
+): Promise<void> {
+  const subject = { id: account.id, name: account.username };
+  return recordAuditEvent(services.database.db, {
+    kind: "password.reset_requested",
+    actor: null,
+    target: subject,
+    address,
+  });
+}
+
 /** Counts a reset e-mail to the address (known or not); false when it is over its limit: nothing is sent. */
 export async function countResetForEmail(services: Counted, email: string): Promise<boolean> {
   const key = `pw-reset-email:${email}`;
@@ -38,11 +54,12 @@ export async function countResetForAccount(services: Counted, userId: string): P
  * account) the account's limit, a new one-time token and the e-mail. An address without an account ends here
  * quietly; the caller saw the same answer either way.
  */
-export async function mailLocalResetLink(services: Services, email: string): Promise<void> {
+export async function mailLocalResetLink(services: Services, email: string, address: string | null): Promise<void> {
   if (!(await countResetForEmail(services, email))) return;
   const account = await findResettableAccount(services, email);
   if (!account || !(await countResetForAccount(services, account.id))) return;
   const token = await issueResetToken(services.database.db, account.id, services.clock());
+  await recordResetRequested(services, account, address);
   await services.invitations.mailer.send(
     composePasswordResetEmail({
       to: account.email,

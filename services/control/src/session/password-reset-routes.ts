@@ -7,9 +7,10 @@ import { requireInWindow } from "../auth/rate-window.ts";
 import type { ControlContext } from "../context.ts";
 import type { App } from "../http/app-env.ts";
 import { LIMITS, normalizeEmail } from "../password-reset/limits.ts";
-import { countResetForEmail } from "../password-reset/request.ts";
+import { countResetForEmail, findResettableAccount, recordResetRequested } from "../password-reset/request.ts";
 import { FORGOT_PASSWORD_MESSAGE, ForgotPasswordInput } from "../password-reset/schemas.ts";
 import { SESSION_BASE_PATH } from "./better-auth.ts";
+import { CLIENT_ADDRESS_HEADER } from "./password-reset.ts";
 
 /** Both bodies are a few hundred bytes at most; anything bigger is refused before it is read. */
 const SMALL_BODY = limitBody(4 * 1024);
@@ -38,8 +39,11 @@ export function registerSessionPasswordReset(app: App, ctx: ControlContext): voi
       ctx.clock(),
       "Too many password reset requests from this address; try again later",
     );
+    const client = clientIp(c, ctx.env.TRUST_PROXY_HOPS);
     ctx.background.run("session password reset request", async () => {
       if (!(await countResetForEmail(ctx, address))) return;
+      const account = await findResettableAccount(ctx, address);
+      if (account) await recordResetRequested(ctx, account, client);
       await session.auth.api.requestPasswordReset({ body: { email: address } });
     });
     return c.json({ status: true, message: FORGOT_PASSWORD_MESSAGE }, 202);
@@ -55,6 +59,8 @@ export function registerSessionPasswordReset(app: App, ctx: ControlContext): voi
     );
     const headers = new Headers(c.req.raw.headers);
     headers.delete("content-length");
+    // For the audit record of the reset (password-reset.ts); set here, so a caller's own value never counts.
+    headers.set(CLIENT_ADDRESS_HEADER, clientIp(c, ctx.env.TRUST_PROXY_HOPS));
     const url = new URL(`${SESSION_BASE_PATH}/reset-password`, new URL(c.req.url).origin);
     const request = new Request(url, { method: "POST", headers, body: JSON.stringify(body) });
     return session.auth.handler(request);

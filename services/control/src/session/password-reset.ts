@@ -1,5 +1,6 @@
 import type { Database } from "@ams/db";
 import type { Logger } from "@ams/shared";
+import { recordAuditEvent } from "../audit/record.ts";
 import type { BackgroundQueue } from "../mail/background.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { composePasswordResetEmail, resetPageUrl } from "../mail/password-reset-email.ts";
@@ -15,6 +16,9 @@ export type SessionMail = {
   /** Forgets this process's cached lookups of the user's sessions (a reset has deleted them). */
   forgetUser(userId: string): void;
 };
+
+/** The client address of a reset, as the /auth/reset-password route determined it, for the audit record. */
+export const CLIENT_ADDRESS_HEADER = "x-ams-client-address";
 
 /** better-auth's reset identifiers are `reset-password:<token>`; only their SHA-256 is stored (verifications). */
 export const RESET_IDENTIFIER_PREFIX = "reset-password:";
@@ -44,8 +48,16 @@ export function passwordResetOptions(publicUrl: string, database: Database, mail
         }),
       );
     },
-    async onPasswordReset({ user }: { user: { id: string } }) {
+    async onPasswordReset({ user }: { user: { id: string; username?: string | null } }, request?: Request) {
       mail.forgetUser(user.id);
+      const subject = { id: user.id, name: user.username ?? user.id };
+      await recordAuditEvent(database.db, {
+        kind: "password.reset",
+        actor: subject,
+        target: subject,
+        address: request?.headers.get(CLIENT_ADDRESS_HEADER) ?? null,
+        details: { via: "e-mailed link" },
+      });
     },
   };
 }

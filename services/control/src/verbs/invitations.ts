@@ -159,5 +159,5 @@ export async function registerFromInvitation({
     "Too many accounts created from this address; try again later",
   );
   const { token, clientIp: _ip, ...account } = input;
-  return register(ctx.database, token, account, ctx.clock());
+  return register(ctx.database, token, account, ctx.clock(), ctx.address ?? input.clientIp);
 }

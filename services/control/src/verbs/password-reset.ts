@@ -1,6 +1,7 @@
 import { users } from "@ams/db";
 import { AppError } from "@ams/shared";
 import { eq } from "drizzle-orm";
+import { recordAuditEvent } from "../audit/record.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { requireInWindow } from "../auth/rate-window.ts";
 import { revokeAllSessions } from "../auth/refresh-tokens.ts";
@@ -39,7 +40,8 @@ export async function forgotPassword({
     "Too many password reset requests from this address; try again later",
   );
   const email = normalizeEmail(input.email);
-  ctx.background.run("password reset e-mail", () => mailLocalResetLink(ctx, email));
+  const address = ctx.address ?? input.clientIp;
+  ctx.background.run("password reset e-mail", () => mailLocalResetLink(ctx, email, address));
 }
 
 /**
@@ -70,5 +72,14 @@ export async function resetPassword({
     await tx.update(users).set({ mustChangePassword: false, updatedAt: now }).where(eq(users.id, userId));
     await retireResetTokens(tx, userId, now);
     await revokeAllSessions(tx, userId, now);
+    const [user] = await tx.select({ username: users.username }).from(users).where(eq(users.id, userId));
+    const subject = { id: userId, name: user?.username ?? userId };
+    await recordAuditEvent(tx, {
+      kind: "password.reset",
+      actor: subject,
+      target: subject,
+      address: ctx.address ?? input.clientIp,
+      details: { via: "e-mailed link" },
+    });
   });
 }

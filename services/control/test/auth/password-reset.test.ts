@@ -1,4 +1,4 @@
-import { accounts, passwordResetTokens, verifications } from "@ams/db";
+import { accounts, auditEvents, passwordResetTokens, verifications } from "@ams/db";
 import { must } from "@ams/shared/testing";
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -108,6 +108,13 @@ describe.each(PROFILES)("forgot password ($name profile)", (profile: Profile) =>
     expect(again.status).toBe(local ? 410 : 400);
     const [credential] = await h.db.select().from(accounts).where(eq(accounts.userId, user.id));
     expect(credential?.password).toMatch(/^\$argon2id\$/);
+    // The audit trail: the mailed link and the reset, each with the client's address.
+    const events = await h.db.select().from(auditEvents).where(eq(auditEvents.targetUserId, user.id));
+    const recorded = events.filter((e) => e.kind.startsWith("password."));
+    expect(recorded.map((e) => [e.kind, e.address?.slice(0, 6)]).sort()).toEqual([
+      ["password.reset", "10.61."],
+      ["password.reset_requested", "10.60."],
+    ]);
   });
 
   test("a link older than 30 minutes is refused and the password stays", async () => {
