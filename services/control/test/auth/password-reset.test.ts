@@ -93,14 +93,13 @@ describe.each(PROFILES)("forgot password ($name profile)", (profile: Profile) =>
     expect(res.status).toBeLessThan(300);
     // Every session of the account has ended (local: its refresh token no longer refreshes).
     if (local) {
-      const refreshed = await h.call("POST", "/api/auth/refresh", {
-        as: {
-          cookies: {
-            refresh_token: must(session && "cookies" in session ? session.cookies.refresh_token : undefined, "refresh"),
-          },
-        },
-      });
+      const jar = session && "cookies" in session ? session.cookies : {};
+      const refresh = must(jar.refresh_token, "the refresh cookie");
+      const refreshed = await h.call("POST", "/api/auth/refresh", { as: { cookies: { refresh_token: refresh } } });
       expect(refreshed.status).toBe(401);
+      // …and its access token is refused at once, not when its 15 minutes run out.
+      const access = must(jar.access_token, "the access cookie");
+      expect((await h.call("GET", "/api/me", { as: { cookies: { access_token: access } } })).status).toBe(401);
     } else expect((await h.call("GET", "/api/me", { as: session })).status).toBe(401);
     expect((await signIn(h, profile, user.username, user.password)).status).toBe(401);
     expect((await signIn(h, profile, user.username, NEW_PASSWORD)).status).toBe(200);
