@@ -58,7 +58,7 @@ export function ResetPasswordPage() {
           <p>
             {done
               ? "Every session of your account has ended. Sign in with the new password."
-              : `${gone} Ask for a new link: links work once and for 30 minutes.`}
+              : `${gone} Ask for a new link: a link works once, and a "forgot password" link for 30 minutes.`}
           </p>
           <a class="button primary wide" href={done ? "/login" : "/forgot-password"} onClick={onLinkClick}>
             {done ? "Sign in" : "Ask for a new link"}

@@ -46,7 +46,7 @@ export async function claimResetToken(tx: DbOrTx, token: string, now: Date): Pro
     "GONE",
     row.usedAt
       ? "This password reset link has been used already; ask for a new one"
-      : `This password reset link has expired (links work for ${RESET_LINK_MINUTES} minutes); ask for a new one`,
+      : "This password link has expired; ask for a new one",
   );
 }
 
