@@ -10,7 +10,7 @@ export type Tree = { label: string; dir: string; key: string };
 export type Suite = { name: string; script: string; args: string[]; kind: "report" | "load"; needsWeb: boolean };
 
 /** `pnpm bench`'s suites that time single requests or single operations, run by name through bench/run.ts. */
-const REPORT_SUITES = ["gateway", "model-api", "mcp", "exchange", "graph", "web", "web-dashboard", "deploy"];
+const REPORT_SUITES = ["resolve", "gateway", "model-api", "mcp", "exchange", "graph", "web", "web-dashboard", "deploy"];
 
 export const SUITES: Record<string, Suite> = {
   ...Object.fromEntries(

@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   "model-api": async () => (await import("./model-api.ts")).benchModelApi(),
   exchange: async () => (await import("./exchange.ts")).benchExchange(),
   gateway: async () => (await import("./gateway.ts")).benchGateway(),
+  resolve: async () => (await import("./resolve.ts")).benchResolve(),
   mcp: async () => (await import("./mcp.ts")).benchMcp(),
   graph: async () => (await import("./graph.ts")).benchGraph(),
   fuzz: async () => (await import("./fuzz.ts")).benchFuzz(),
