@@ -8,6 +8,7 @@ import { DashboardsPage } from "./dashboards/dashboards-page.tsx";
 import { ExplorePage } from "./graph/explore-page.tsx";
 import { ModelerPage } from "./modeler/modeler-page.tsx";
 import { AcceptInvitationPage } from "./organization/accept-invitation.tsx";
+import { OrganizationAuditPage } from "./organization/audit-page.tsx";
 import { OrganizationPage } from "./organization/organization-page.tsx";
 import { TeamsPage } from "./organization/teams-page.tsx";
 import { ChangePasswordPage } from "./pages/change-password.tsx";
@@ -75,6 +76,7 @@ function Routes() {
   if (path === "/") return <HomePage />;
   if (path === "/organization") return <OrganizationPage />;
   if (path === "/organization/teams" && hasTeams()) return <TeamsPage />;
+  if (path === "/organization/audit") return <OrganizationAuditPage />;
   if (path === "/settings") return <SettingsPage />;
   if (path === "/explore") return <ExplorePage />;
   if (path === "/dashboards") return <DashboardsPage />;

@@ -76,6 +76,18 @@ type ControlOrganizations = typeof import("@ams/control/verbs/organizations.ts")
 type ControlPlatform = typeof import("@ams/control/verbs/platform.ts");
 type ControlTeams = typeof import("@ams/control/verbs/teams.ts");
 type ControlSessions = typeof import("@ams/control/verbs/sessions.ts");
+type ControlAudit = typeof import("@ams/control/verbs/audit.ts");
+type ControlUsers = typeof import("@ams/control/verbs/users.ts");
+
+/** GET /api/platform/audit and GET /api/organizations/:id/audit: a page of audit events, newest first. */
+export type AuditPage = Out<ControlAudit["listPlatformAudit"]>;
+export type AuditEntry = AuditPage["items"][number];
+export type { AuditKind } from "@ams/control/verbs/audit.ts";
+/** GET /api/platform/users: a page of accounts as the platform administrator sees them. */
+export type PlatformUserPage = Out<ControlUsers["listUsers"]>;
+export type PlatformUser = PlatformUserPage["items"][number];
+export type CreatedUser = Out<ControlUsers["createUser"]>;
+export type PasswordLink = Out<ControlUsers["resetUserPassword"]>["set_password_link"];
 
 export type Member = Out<ControlMembers["listMembers"]>[number];
 /** A team of the session profile: its members' user ids and the workspaces assigned to it. */

@@ -1,14 +1,18 @@
 import { onLinkClick, useLocation } from "../app/router.ts";
-import { hasTeams } from "../app/session.ts";
+import { activeMembership, hasTeams, managesMembers, session } from "../app/session.ts";
+import { useStore } from "../app/store.ts";
 
-/** The organization's sections: members, and in the session profile its teams (no tabs where there is one section). */
+/**
+ * The organization's sections: members; in the session profile its teams; for those who manage it (owners, and
+ * admins in the session profile) its audit. No tabs where there is one section.
+ */
 export function OrganizationNav() {
   const { path } = useLocation();
-  if (!hasTeams()) return null;
-  const tabs: [string, string][] = [
-    ["/organization", "Members"],
-    ["/organization/teams", "Teams"],
-  ];
+  const { profile } = useStore(session);
+  const tabs: [string, string][] = [["/organization", "Members"]];
+  if (hasTeams()) tabs.push(["/organization/teams", "Teams"]);
+  if (managesMembers(activeMembership(profile)?.role)) tabs.push(["/organization/audit", "Audit"]);
+  if (tabs.length < 2) return null;
   return (
     <nav class="tabs" aria-label="Organization administration">
       {tabs.map(([href, label]) => (

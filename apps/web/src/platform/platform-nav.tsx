@@ -2,8 +2,10 @@ import { onLinkClick, useLocation } from "../app/router.ts";
 
 const TABS: [string, string][] = [
   ["/platform", "Organizations"],
+  ["/platform/users", "Users"],
   ["/platform/plugins", "Plugins"],
   ["/platform/messages", "Site messages"],
+  ["/platform/audit", "Audit"],
 ];
 
 /** The platform administrator's sections. */
