@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { accounts, auditEvents, passwordResetTokens, verifications } from "@ams/db";
 import { must } from "@ams/shared/testing";
 import { eq, like } from "drizzle-orm";
@@ -150,6 +151,42 @@ describe.each(PROFILES)("forgot password ($name profile)", (profile: Profile) =>
     for (let i = 0; i < 11; i++) statuses.push((await forgot(`someone-${i}@example.test`, ip)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(202));
     expect(statuses[10]).toBe(429);
+  });
+});
+
+describe.each(PROFILES)("the answer does not wait for the e-mail ($name profile)", (profile: Profile) => {
+  test("with an SMTP server that never answers, a known address is still answered at once (202)", async () => {
+    // A mail server that accepts the connection and then says nothing: a send would wait for its 10 s timeout.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const h = await createHarness({
+      env: { ...profile.env, PUBLIC_URL: ORIGIN, SMTP_URL: `smtp://127.0.0.1:${port}` },
+    });
+    try {
+      const user = await h.user(`stalled-${profile.name}`);
+      const path = profile.name === "local" ? "/api/auth/local/forgot-password" : "/auth/request-password-reset";
+      const ask = async (email: string) => {
+        const started = performance.now();
+        const res = await h.call("POST", path, { body: { email }, headers: { origin: ORIGIN } });
+        return { status: res.status, ms: performance.now() - started };
+      };
+      const known = await ask(`${user.username}@test.example`);
+      const unknown = await ask("nobody-at-all@example.test");
+      expect([known.status, unknown.status]).toEqual([202, 202]);
+      expect(known.ms).toBeLessThan(2000);
+      // The mail really was attempted (after the answer): the silent server got the connection.
+      const until = Date.now() + 5000;
+      while (sockets.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(sockets.length).toBeGreaterThan(0);
+    } finally {
+      // Closing the sockets fails the pending send at once (logged, not thrown), before the database goes away.
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => setTimeout(r, 200));
+      silent.close();
+      await h.close();
+    }
   });
 });
 
