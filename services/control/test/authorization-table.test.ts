@@ -80,6 +80,8 @@ const allowedStatus: Record<string, (s: number, p: Persona) => boolean> = {
   "POST /api/auth/local/forgot-password": (s) => s === 503,
   // A placeholder link: reached, and refused as unknown (password-reset.test.ts uses mailed ones).
   "POST /api/auth/local/reset-password": (s) => s === 404,
+  // Past the gateway (model:write) only an owner deletes a version (history/versions.ts).
+  "DELETE /api/workspaces/:id/versions/:versionId": (s, p) => s === (p.role === "owner" ? 204 : 403),
 };
 const isSuccess = (s: number) => s >= 200 && s < 400;
 

@@ -27,6 +27,7 @@ import { registerElementRoutes } from "./routes/elements.ts";
 import { registerExploreRoutes } from "./routes/explore.ts";
 import { registerFolderRoutes } from "./routes/folders.ts";
 import { registerGraphRoutes } from "./routes/graph.ts";
+import { registerHistoryRoutes } from "./routes/history.ts";
 import { type PluginRegistry, registerPluginRoutes } from "./routes/plugins.ts";
 import { registerPropertyDefinitionRoutes } from "./routes/property-definitions.ts";
 import { registerRelationshipRoutes } from "./routes/relationships.ts";
@@ -121,6 +122,7 @@ export function createTenantApp(deps: TenantDeps) {
   registerRelationshipRoutes(app);
   registerViewRoutes(app);
   registerPropertyDefinitionRoutes(app);
+  registerHistoryRoutes(app);
   registerGraphRoutes(app, deps.graph);
   registerExploreRoutes(app, deps.graph);
   registerDashboardRoutes(app, { ...deps, log });

@@ -33,4 +33,5 @@ export * from "./users.ts";
 export * from "./verifications.ts";
 export * from "./view-nodes.ts";
 export * from "./views.ts";
+export * from "./workspace-versions.ts";
 export * from "./workspaces.ts";

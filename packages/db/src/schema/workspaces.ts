@@ -18,6 +18,11 @@ export const workspaces = pgTable(
      * withChange under this row's lock, so concurrent writers commit in revision order.
      */
     revision: bigint("revision", { mode: "number" }).notNull().default(0),
+    /**
+     * History retention (HISTORY_RETENTION_DAYS) dropped the field-level detail of change groups up to this revision
+     * except what versions need: a state at or before it is reconstructed only at a version's revision.
+     */
+    historyCompactedThrough: bigint("history_compacted_through", { mode: "number" }).notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -72,6 +72,20 @@ export function createFixtures(h: Harness, ownerToken: string) {
       return post("/api/relationships", { type: "Association", source, target });
     },
     view: () => post("/api/views", { name: unique("V") }),
+    /** A version naming the workspace's current revision. */
+    version: (ws: string) => post(`/api/workspaces/${ws}/versions`, { name: unique("Version") }),
+    /** An element and the revision of the change that created it. */
+    async createdElement() {
+      const res = await h.call("POST", "/api/elements", { as, body: { name: unique("E"), type: "Node" } });
+      if (res.status !== 201) throw new Error(`fixture element: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: string; revision: number };
+    },
+    /** A relationship or view and the revision of its last change (to restore it to). */
+    async withRevision(kind: "relationships" | "views") {
+      const id = kind === "views" ? await f.view() : await f.relationship();
+      const res = await h.call("GET", `/api/${kind}/${id}`, { as });
+      return { id, revision: ((await res.json()) as { revision: number }).revision };
+    },
     async node(viewId?: string) {
       const view = viewId ?? (await f.view());
       return { view, node: await post(`/api/views/${view}/nodes`, { element_id: await f.element() }) };

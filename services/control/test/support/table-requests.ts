@@ -189,6 +189,17 @@ export const requests: Record<string, Builder> = {
   "DELETE /api/workspaces/:id": async (f, c, real) =>
     p(`/api/workspaces/${real ? await f.workspace(c.home.org) : c.home.ws}`),
   "POST /api/workspaces/:id/activate": async (_f, c) => p(`/api/workspaces/${c.home.ws}/activate`),
+  "GET /api/workspaces/:id/versions": async (_f, c) => p(`/api/workspaces/${c.home.ws}/versions`),
+  "POST /api/workspaces/:id/versions": async (_f, c) => p(`/api/workspaces/${c.home.ws}/versions`, { name: "Table" }),
+  "DELETE /api/workspaces/:id/versions/:versionId": async (f, c, real) =>
+    p(`/api/workspaces/${c.home.ws}/versions/${real ? await f.version(c.home.ws) : crypto.randomUUID()}`),
+  "GET /api/workspaces/:id/diff": async (_f, c) => p(`/api/workspaces/${c.home.ws}/diff?from=0`),
+  "POST /api/workspaces/:id/restore": async (f, c, real) =>
+    p(`/api/workspaces/${c.home.ws}/restore`, {
+      version: real ? await f.version(c.home.ws) : crypto.randomUUID(),
+    }),
+  "POST /api/workspaces/:id/history/:revision/revert": async (f, c, real) =>
+    p(`/api/workspaces/${c.home.ws}/history/${real ? (await f.createdElement()).revision : 1}/revert`),
   "GET /api": async () => p("/api"),
   "POST /api/save": async () => p("/api/save"),
   "GET /api/export": async () => p("/api/export"),
@@ -206,6 +217,10 @@ export const requests: Record<string, Builder> = {
     p(`/api/elements/${real ? await f.element() : missing}/relationships`),
   "GET /api/folders": async () => p("/api/folders"),
   "GET /api/elements/:id/views": async (f, _c, real) => p(`/api/elements/${real ? await f.element() : missing}/views`),
+  "POST /api/elements/:id/restore": async (f, _c, real) => {
+    const created = real ? await f.createdElement() : { id: missing, revision: 1 };
+    return p(`/api/elements/${created.id}/restore`, { revision: created.revision });
+  },
   "GET /api/relationships/types": async () => p("/api/relationships/types"),
   "GET /api/relationships": async () => p("/api/relationships"),
   "POST /api/relationships": async (f, _c, real) => {
@@ -220,9 +235,17 @@ export const requests: Record<string, Builder> = {
     p(`/api/relationships/${real ? await f.relationship() : missing}`),
   "GET /api/relationships/:id/views": async (f, _c, real) =>
     p(`/api/relationships/${real ? await f.relationship() : missing}/views`),
+  "POST /api/relationships/:id/restore": async (f, _c, real) => {
+    const target = real ? await f.withRevision("relationships") : { id: missing, revision: 1 };
+    return p(`/api/relationships/${target.id}/restore`, { revision: target.revision });
+  },
   "GET /api/views": async () => p("/api/views"),
   "POST /api/views": async () => p("/api/views", { name: "Table view" }),
   "GET /api/views/:id": async (f, _c, real) => p(`/api/views/${real ? await f.view() : missing}`),
+  "POST /api/views/:id/restore": async (f, _c, real) => {
+    const target = real ? await f.withRevision("views") : { id: missing, revision: 1 };
+    return p(`/api/views/${target.id}/restore`, { revision: target.revision });
+  },
   "PUT /api/views/:id": async (f, _c, real) => p(`/api/views/${real ? await f.view() : missing}`, { name: "Renamed" }),
   "DELETE /api/views/:id": async (f, _c, real) => p(`/api/views/${real ? await f.view() : missing}`),
   "GET /api/views/:id/image": async (f, _c, real) =>

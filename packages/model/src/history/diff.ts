@@ -1,0 +1,92 @@
+import { sql } from "drizzle-orm";
+import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { buildDiff, type Touched } from "./diff-build.ts";
+import { type Point, resolvePoint } from "./points.ts";
+import type { DiffQuery, ModelDiff } from "./schemas.ts";
+import { asRow, currentRows, type Kind, type Row } from "./tables.ts";
+
+/**
+ * The states at two revisions of every object touched between them, read from the log alone: at the lower revision
+ * the `before` of the object's first entry after it; at the higher one the `before` of its first entry after that,
+ * else the current row. Nothing else of the model is loaded, so the cost follows the changes, not the model's size
+ * (and it holds where retention kept only what versions need).
+ */
+export async function touchedBetween(ctx: RequestContext, ws: string, lo: number, hi: number): Promise<Touched[]> {
+  const rows = await ctx.database.rows<{ kind: Kind; object_id: string; at_lo: unknown; at_hi: unknown }>(
+    sql`with t as (
+          select distinct kind, object_id from change_entries
+          where workspace_id = ${ws} and revision > ${lo} and revision <= ${hi})
+        select t.kind, t.object_id,
+          (select e.before from change_entries e
+           where e.workspace_id = ${ws} and e.kind = t.kind and e.object_id = t.object_id and e.revision > ${lo}
+           order by e.revision, e.seq limit 1) as at_lo,
+          (select jsonb_build_array(e.before) from change_entries e
+           where e.workspace_id = ${ws} and e.kind = t.kind and e.object_id = t.object_id and e.revision > ${hi}
+           order by e.revision, e.seq limit 1) as at_hi
+        from t`,
+  );
+  const out: (Touched & { current: boolean })[] = [];
+  const needCurrent = new Map<Kind, string[]>();
+  for (const r of rows) {
+    const later = asRow(r.at_hi) as unknown as unknown[] | null;
+    const t = {
+      kind: r.kind,
+      objectId: r.object_id,
+      lo: asRow(r.at_lo),
+      hi: later ? asRow(later[0]) : null,
+      current: !later,
+    };
+    if (!later) needCurrent.set(r.kind, [...(needCurrent.get(r.kind) ?? []), r.object_id]);
+    out.push(t);
+  }
+  const current = new Map<string, Row>();
+  for (const [kind, ids] of needCurrent) {
+    for (const [id, row] of await currentRows(ctx.database, ws, kind, ids)) current.set(`${kind}:${id}`, row);
+  }
+  for (const t of out) {
+    if (t.current) t.hi = current.get(`${t.kind}:${t.objectId}`) ?? null;
+  }
+  return out;
+}
+
+/** GET /api/workspaces/:id/diff: what differs between two points of the workspace's history. */
+export async function diffRevisions({ ctx, input }: Verb<DiffQuery>): Promise<ModelDiff> {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  const from = await resolvePoint(ctx, ws, "from", input.from, { allowCurrent: true });
+  const to = await resolvePoint(ctx, ws, "to", input.to ?? "current", { allowCurrent: true });
+  return diffPoints(ctx, ws, from, to);
+}
+
+export async function diffPoints(ctx: RequestContext, ws: string, from: Point, to: Point): Promise<ModelDiff> {
+  const lo = Math.min(from.revision, to.revision);
+  const hi = Math.max(from.revision, to.revision);
+  const touched = await touchedBetween(ctx, ws, lo, hi);
+  // Oriented from `from` to `to` (a later `from` compares backwards).
+  const oriented = from.revision <= to.revision ? touched : touched.map((t) => ({ ...t, lo: t.hi, hi: t.lo }));
+  const names = await currentNames(ctx, ws, oriented);
+  return { from, to, ...buildDiff(oriented, names) };
+}
+
+/** Names of the elements, views and property definitions the diff refers to without having touched them. */
+async function currentNames(ctx: RequestContext, ws: string, touched: Touched[]) {
+  const ids = new Set<string>();
+  for (const t of touched) {
+    const row = t.hi ?? t.lo;
+    if (!row) continue;
+    if (t.kind === "node") {
+      if (row.element_id) ids.add(String(row.element_id));
+      ids.add(String(row.view_id));
+    }
+    if (t.kind === "connection") ids.add(String(row.view_id));
+    if (t.kind === "property_value") ids.add(String(row.definition_id));
+  }
+  const list = JSON.stringify([...ids]);
+  const rows = await ctx.database.rows<{ id: string; name: string }>(
+    sql`select id, name from elements where workspace_id = ${ws} and id in (select json_array_elements_text(${list}::json))
+        union all select id, name from views where workspace_id = ${ws} and id in (select json_array_elements_text(${list}::json))
+        union all select id, name from property_definitions
+          where workspace_id = ${ws} and id in (select json_array_elements_text(${list}::json))`,
+  );
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
