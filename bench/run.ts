@@ -11,6 +11,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   exchange: async () => (await import("./exchange.ts")).benchExchange(),
   gateway: async () => (await import("./gateway.ts")).benchGateway(),
   resolve: async () => (await import("./resolve.ts")).benchResolve(),
+  "valid-after": async () => (await import("./valid-after.ts")).benchValidAfter(),
   mcp: async () => (await import("./mcp.ts")).benchMcp(),
   graph: async () => (await import("./graph.ts")).benchGraph(),
   fuzz: async () => (await import("./fuzz.ts")).benchFuzz(),

@@ -17,7 +17,7 @@ import { createSessionAuth, type SessionMail } from "./session/better-auth.ts";
 export function createControlContext(deps: ControlDeps): ControlContext {
   const clock = deps.clock ?? (() => new Date());
   const accessTokens = createLocalAccessTokens(deps.env.AUTH_JWT_SECRET, clock);
-  const accessState = createAccessState(deps.database);
+  const accessState = deps.accessState ?? createAccessState(deps.database);
   const revocations = createAccessTokenRevocations(deps.database, accessState, clock);
   const log = deps.log ?? silentLogger;
   const invitations = invitationServices({ database: deps.database, clock, log, env: deps.env }, deps);

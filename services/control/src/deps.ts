@@ -1,6 +1,7 @@
 import type { Database } from "@ams/db";
 import type { Logger, ServiceTokens } from "@ams/shared";
 import type { ServiceMetrics } from "@ams/shared/http";
+import type { AccessState } from "./auth/access-state.ts";
 import type { AccessTokenVerifier } from "./auth/access-token.ts";
 import type { UserDirectory } from "./auth/directory.ts";
 import type { HealthChecks, SessionProvider } from "./context.ts";
@@ -18,6 +19,11 @@ export type ControlDeps = {
   env: ControlEnv;
   clock?: () => Date;
   health?: HealthChecks;
+  /**
+   * The per-user check every request makes (valid-after, disabled, role, signed-out ids); default: the database's,
+   * remembered per replica (access-state.ts). The bench replaces it to measure requests without it.
+   */
+  accessState?: AccessState;
   /** Further access-token verifiers after the local one (the OIDC provider's, when SSO is on). */
   accessTokenVerifiers?: AccessTokenVerifier[];
   /** Where "add member by username" finds accounts; defaults to the local users table. */

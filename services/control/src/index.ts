@@ -1,5 +1,6 @@
 export { SERVICE_TOKEN_HEADER } from "@ams/shared/http";
 export { type ControlApp, createControlApp } from "./app.ts";
+export { type AccessState, createAccessState } from "./auth/access-state.ts";
 export type { AccessTokenVerifier } from "./auth/access-token.ts";
 export type { IdentityClaims } from "./auth/claims.ts";
 export { identityFromClaims } from "./auth/claims.ts";
