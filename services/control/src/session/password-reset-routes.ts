@@ -32,14 +32,14 @@ export function registerSessionPasswordReset(app: App, ctx: ControlContext): voi
     if (!ctx.mailConfigured) throw mailOff();
     const { email } = await bodyOf(c, ForgotPasswordInput);
     const address = normalizeEmail(email);
+    const client = clientIp(c, ctx.env.TRUST_PROXY_HOPS);
     await requireInWindow(
       ctx.database.db,
-      `pw-forgot-ip:${clientIp(c, ctx.env.TRUST_PROXY_HOPS)}`,
+      `pw-forgot-ip:${client}`,
       LIMITS.forgotPerIp,
       ctx.clock(),
       "Too many password reset requests from this address; try again later",
     );
-    const client = clientIp(c, ctx.env.TRUST_PROXY_HOPS);
     ctx.background.run("session password reset request", async () => {
       if (!(await countResetForEmail(ctx, address))) return;
       const account = await findResettableAccount(ctx, address);
@@ -50,9 +50,10 @@ export function registerSessionPasswordReset(app: App, ctx: ControlContext): voi
   });
   app.post(`${SESSION_BASE_PATH}/reset-password`, SMALL_BODY, async (c) => {
     const body = await bodyOf(c, ResetBody);
+    const client = clientIp(c, ctx.env.TRUST_PROXY_HOPS);
     await requireInWindow(
       ctx.database.db,
-      `pw-reset-ip:${clientIp(c, ctx.env.TRUST_PROXY_HOPS)}`,
+      `pw-reset-ip:${client}`,
       LIMITS.resetPerIp,
       ctx.clock(),
       "Too many password resets from this address; try again later",
@@ -60,7 +61,7 @@ export function registerSessionPasswordReset(app: App, ctx: ControlContext): voi
     const headers = new Headers(c.req.raw.headers);
     headers.delete("content-length");
     // For the audit record of the reset (password-reset.ts); set here, so a caller's own value never counts.
-    headers.set(CLIENT_ADDRESS_HEADER, clientIp(c, ctx.env.TRUST_PROXY_HOPS));
+    headers.set(CLIENT_ADDRESS_HEADER, client);
     const url = new URL(`${SESSION_BASE_PATH}/reset-password`, new URL(c.req.url).origin);
     const request = new Request(url, { method: "POST", headers, body: JSON.stringify(body) });
     return session.auth.handler(request);
