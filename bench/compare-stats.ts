@@ -21,13 +21,23 @@ export function stableNames(figures: Figure[]): Figure[] {
   });
 }
 
+/**
+ * A figure measured beside a floor in the same process also gives "<name> ÷ floor": the two were interleaved round
+ * by round, so load from other work on the machine cancels out of their ratio far more than out of either time.
+ */
+function withFloorRatio(name: string, value: number, floor: number | null): Figure[] {
+  const figure: Figure = { name, value, unit: "ms", better: "lower" };
+  if (!floor) return [figure];
+  return [figure, { name: `${name} ÷ floor`, value: value / floor, unit: "x", better: "lower" }];
+}
+
 /** The JSON lines `bench/lib.ts` writes to BENCH_RESULTS ({name, value, floor, unit} each). */
 export function parseJsonLines(text: string): Figure[] {
   const out: Figure[] = [];
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
-    const f = JSON.parse(line) as { name: string; value: number; unit?: string };
-    out.push({ name: f.name, value: f.value, unit: f.unit ?? "ms", better: "lower" });
+    const f = JSON.parse(line) as { name: string; value: number; floor?: number | null };
+    out.push(...withFloorRatio(f.name.replace(MEASURED_IN_NAME, "").trim(), f.value, f.floor ?? null));
   }
   return stableNames(out);
 }
@@ -39,8 +49,10 @@ export function parseJsonLines(text: string): Figure[] {
 export function parseReportLines(text: string): Figure[] {
   const out: Figure[] = [];
   for (const line of text.split("\n")) {
-    const m = /^(?:PASS|MISS) {2}(.+?)\s+(\d+(?:\.\d+)?) ms {3}floor /.exec(line);
-    if (m) out.push({ name: m[1]!.trim(), value: Number(m[2]), unit: "ms", better: "lower" });
+    const m = /^(?:PASS|MISS) {2}(.+?)\s+(\d+(?:\.\d+)?) ms {3}floor\s+(n\/a|\d+(?:\.\d+)?) ms/.exec(line);
+    if (!m) continue;
+    const floor = m[3] === "n/a" ? null : Number(m[3]);
+    out.push(...withFloorRatio(m[1]!.replace(MEASURED_IN_NAME, "").trim(), Number(m[2]), floor));
   }
   return stableNames(out);
 }

@@ -25,11 +25,18 @@ PASS  the modeler's JavaScript 68.7 KB gzipped (target <= 200 KB)
 
 8 of 8 targets met`;
 
-test("printed report lines: the value of every timed line, measured differences dropped from names, repeats numbered", () => {
+test("printed report lines: every timed line's value, and its ratio to a floor when it has one; measured differences dropped from names, repeats numbered", () => {
   expect(parseReportLines(printed)).toEqual([
     { name: "standalone: straight to tenant, median", value: 0.64, unit: "ms", better: "lower" },
     { name: "standalone: through control, session cookie, median", value: 1.07, unit: "ms", better: "lower" },
+    {
+      name: "standalone: through control, session cookie, median ÷ floor",
+      value: 1.07 / 0.64,
+      unit: "x",
+      better: "lower",
+    },
     { name: "split: through control, API token, median", value: 112, unit: "ms", better: "lower" },
+    { name: "split: through control, API token, median ÷ floor", value: 112 / 0.87, unit: "x", better: "lower" },
     { name: "split: straight to tenant, median", value: 0.86, unit: "ms", better: "lower" },
     { name: "split: straight to tenant, median #2", value: 0.88, unit: "ms", better: "lower" },
   ]);
@@ -48,8 +55,9 @@ test("the JSON lines of a newer bench name the figures as the printed lines of a
     .map((l) => JSON.stringify(l))
     .join("\n");
   const names = (figures: Figure[]) => figures.map((f) => f.name);
-  expect(names(parseJsonLines(`${jsonl}\n`))).toEqual(names(parseReportLines(printed)).slice(0, 2));
+  expect(names(parseJsonLines(`${jsonl}\n`))).toEqual(names(parseReportLines(printed)).slice(0, 3));
   expect(parseJsonLines(jsonl)[1]!.value).toBe(1.0739);
+  expect(parseJsonLines(jsonl)[2]!.value).toBeCloseTo(1.0739 / 0.6386, 10);
 });
 
 test("a load run's figures: throughput higher-is-better, latencies and CPU lower-is-better, per level", () => {
