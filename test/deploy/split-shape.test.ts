@@ -174,6 +174,8 @@ describe("the split shape started from the chart's environment", () => {
       method,
       headers: {
         cookie: session.cookie,
+        // A browser's write names its page's origin (cookie writes without a trusted one are refused: CSRF).
+        ...(method !== "GET" ? { origin: new URL(url("control", "/")).origin } : {}),
         ...(init.body !== undefined && !(init.body instanceof FormData) ? { "content-type": "application/json" } : {}),
         ...init.headers,
       },

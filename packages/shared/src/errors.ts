@@ -9,6 +9,8 @@ export type ErrorCode =
   | "CONFLICT"
   | "GONE"
   | "PAYLOAD_TOO_LARGE"
+  /** A body of a content type the route does not take (an import sent as text/plain). */
+  | "UNSUPPORTED_MEDIA_TYPE"
   | "VALIDATION"
   | "RATE_LIMITED"
   | "UNAVAILABLE"
@@ -23,6 +25,7 @@ export const httpStatus = {
   CONFLICT: 409,
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION: 422,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
@@ -38,6 +41,7 @@ export const errorTitle = {
   CONFLICT: "Conflict",
   GONE: "Gone",
   PAYLOAD_TOO_LARGE: "Payload too large",
+  UNSUPPORTED_MEDIA_TYPE: "Unsupported media type",
   VALIDATION: "Validation failed",
   RATE_LIMITED: "Too many requests",
   UNAVAILABLE: "Service unavailable",

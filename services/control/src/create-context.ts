@@ -41,6 +41,7 @@ export function createControlContext(deps: ControlDeps): ControlContext {
           clock,
           state: accessState,
           revocations,
+          trustedOrigins: trustedOrigins(deps.env),
         }),
       accessState,
       clock,
@@ -68,7 +69,12 @@ function sessionProfile(deps: ControlDeps, clock: () => Date, mail: Omit<Session
     database: deps.database,
     clock,
     cacheSeconds: deps.env.SESSION_CACHE_SECONDS,
-    trustedOrigins: [new URL(deps.env.PUBLIC_URL).origin, ...deps.env.TRUSTED_ORIGINS],
+    trustedOrigins: trustedOrigins(deps.env),
   });
   return { auth, lookup };
+}
+
+/** Where cookie-authenticated writes may come from besides the request's own origin (http/csrf.ts). */
+function trustedOrigins(env: ControlDeps["env"]): string[] {
+  return [new URL(env.PUBLIC_URL).origin, ...env.TRUSTED_ORIGINS];
 }

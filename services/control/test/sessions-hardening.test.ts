@@ -64,7 +64,7 @@ describe("cookies and sign-out", () => {
     expect((await h.call("GET", "/api/auth/me", { as: session })).status).toBe(200);
     expect((await meOnReplica()).status).toBe(200);
 
-    const out = await h.call("GET", "/api/auth/logout", { as: session });
+    const out = await h.call("POST", "/api/auth/logout", { as: session });
     expect(out.status).toBe(302);
     expect((await h.call("GET", "/api/auth/me", { as: session })).status).toBe(401);
     // No clock moves: the replica forgets what it remembered when the NOTIFY of the revocation reaches it.

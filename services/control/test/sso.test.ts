@@ -309,7 +309,7 @@ describe("refresh and logout", () => {
   test("logout clears the cookies and goes through the provider's end-session back to /login", async () => {
     const browser = await signIn(alice, "alice-pw");
     const idToken = browser.cookies().id_token;
-    const res = await browser.send(`${APP}/api/auth/logout`);
+    const res = await browser.send(`${APP}/api/auth/logout`, { method: "POST" });
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get("location")!);
     expect(`${location.origin}${location.pathname}`).toBe(`${acme.issuer}/protocol/openid-connect/logout`);

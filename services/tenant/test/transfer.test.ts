@@ -108,6 +108,22 @@ describe("import and export over HTTP", () => {
     expect((await org.viewer.post("/api/import", "<x/>", { "content-type": "application/xml" })).status).toBe(403);
   });
 
+  test("an import of another content type (text/plain: what a cross-site form can send) is 415 and changes nothing", async () => {
+    await importXml(readSample("models/opengroup-examples/Basic_Model.xml"));
+    const before = (await org.viewer.get("/api/elements")).body.length;
+    const xml = readSample("models/archi-tests/archisurance_archi-export.xml");
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/json"]) {
+      const res = await org.editor.post("/api/import", xml, { "content-type": type });
+      expect(res.status, type).toBe(415);
+      expect(res.body.detail).toContain("send application/xml or multipart/form-data");
+    }
+    expect((await org.viewer.get("/api/elements")).body.length).toBe(before);
+    expect((await importXml(xml)).status).toBe(200);
+    expect((await org.editor.post("/api/import", "<x/>", { "content-type": "text/xml; charset=utf-8" })).status).toBe(
+      422,
+    );
+  });
+
   test("a view renders as SVG with one shape per node and one path per connection; other formats than png are refused", async () => {
     await importXml(readSample("models/archi-tests/archisurance_archi-export.xml"));
     const views = (await org.viewer.get("/api/views")).body;

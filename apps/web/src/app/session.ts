@@ -55,8 +55,8 @@ export function canEdit(profile: Profile | null | undefined): boolean {
 }
 
 export async function signOut(): Promise<void> {
-  // The logout route clears the cookies (and revokes the access token) and answers with a redirect; in the session
-  // profile better-auth's sign-out deletes the session and clears its cookie.
+  // POST /api/auth/logout ends the session (access and refresh token), clears the cookies and answers with a
+  // redirect; in the session profile better-auth's sign-out deletes the session and clears its cookie.
   const out =
     authOptions.get().profile === "session"
       ? // better-auth refuses a POST without a JSON body (415), which would leave the session alive.
@@ -66,7 +66,7 @@ export async function signOut(): Promise<void> {
           headers: { "content-type": "application/json" },
           body: "{}",
         })
-      : fetch("/api/auth/logout", { credentials: "same-origin", redirect: "manual" });
+      : fetch("/api/auth/logout", { method: "POST", credentials: "same-origin", redirect: "manual" });
   await out.catch(() => undefined);
   session.set((s) => ({ ...s, profile: null }));
   navigate("/login", { replace: true });

@@ -1,6 +1,7 @@
 import type { Database } from "@ams/db";
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
+import { checkOrigin } from "../http/csrf.ts";
 import type { AccessState } from "./access-state.ts";
 import type { AccessTokenVerifier, LocalAccessTokens } from "./access-token.ts";
 import { API_TOKEN_PREFIX } from "./api-token-format.ts";
@@ -16,7 +17,8 @@ export type Authenticator = (c: Context) => Promise<Principal | null>;
  * Reads the credentials of a request: `Authorization: Bearer` (an access JWT or a personal API token) or else the
  * access_token cookie (JWT only). A local access token must still stand (local-token-check.ts: signed out,
  * valid-after, disabled, lost platform_admin); the further verifiers (the identity provider's, which checks its
- * issuer) are tried after it, their tokens checked against sign-outs.
+ * issuer) are tried after it, their tokens checked against sign-outs. A write authenticated by the cookie must come
+ * from a trusted origin (CSRF, http/csrf.ts): 403 otherwise.
  */
 export function createAuthenticator(opts: {
   database: Database;
@@ -25,19 +27,10 @@ export function createAuthenticator(opts: {
   clock: () => Date;
   state: AccessState;
   revocations: AccessTokenRevocations;
+  /** Origins besides the request's own whose cookie-authenticated writes are accepted (PUBLIC_URL's, TRUSTED_ORIGINS). */
+  trustedOrigins: string[];
 }): Authenticator {
-  return async (c) => {
-    const header = c.req.header("authorization");
-    let token: string | undefined;
-    if (header !== undefined) {
-      const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
-      if (!match) return null;
-      token = match[1];
-    } else {
-      token = getCookie(c, ACCESS_COOKIE);
-      if (token?.startsWith(API_TOKEN_PREFIX)) return null;
-    }
-    if (!token) return null;
+  const identify = async (token: string): Promise<Principal | null> => {
     if (token.startsWith(API_TOKEN_PREFIX)) return lookupApiToken(opts.database, token, opts.clock());
     const local = await opts.local.read(token);
     if (local) {
@@ -48,5 +41,17 @@ export function createAuthenticator(opts: {
       if (identity) return (await opts.revocations.isRevoked(token)) ? null : { ...identity, apiToken: null };
     }
     return null;
+  };
+  return async (c) => {
+    const header = c.req.header("authorization");
+    if (header !== undefined) {
+      const token = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header)?.[1];
+      return token ? identify(token) : null;
+    }
+    const token = getCookie(c, ACCESS_COOKIE);
+    if (!token || token.startsWith(API_TOKEN_PREFIX)) return null;
+    const principal = await identify(token);
+    if (principal) checkOrigin(c, opts.trustedOrigins);
+    return principal;
   };
 }

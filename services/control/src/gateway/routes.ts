@@ -85,6 +85,7 @@ export const routeTable: readonly RouteRule[] = [
   r("GET", "/api/auth/options", "control", "public", "none"),
   r("POST", "/api/auth/local/login", "control", "public", "none"),
   r("POST", "/api/auth/refresh", "control", "public", "none"),
+  r("POST", "/api/auth/logout", "control", "public", "none"),
   r("GET", "/api/auth/logout", "control", "public", "none"),
   // "Forgot password" of local accounts: anonymous, each with its own per-address limit (password-reset/limits.ts)
   r("POST", "/api/auth/local/forgot-password", "control", "public", "none"),

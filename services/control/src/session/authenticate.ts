@@ -4,9 +4,9 @@ import { lookupApiToken } from "../auth/api-token-lookup.ts";
 import type { Authenticator } from "../auth/authenticate.ts";
 import { PLATFORM_ADMIN_ROLE } from "../auth/claims.ts";
 import type { Principal } from "../auth/principal.ts";
+import { checkOrigin } from "../http/csrf.ts";
 import type { SessionAuth } from "./better-auth.ts";
 import { createTtlCache, type TtlCache } from "./cache.ts";
-import { checkOrigin } from "./csrf.ts";
 
 export type SessionLookup = {
   authenticate: Authenticator;

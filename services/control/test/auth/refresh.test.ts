@@ -90,10 +90,10 @@ describe("POST /api/auth/refresh", () => {
   });
 });
 
-describe("GET /api/auth/logout", () => {
+describe("POST /api/auth/logout", () => {
   test("clears the cookies, ends the session and redirects to /login", async () => {
     const { cookies } = await h.login(alice);
-    const res = await h.call("GET", "/api/auth/logout", { as: { cookies } });
+    const res = await h.call("POST", "/api/auth/logout", { as: { cookies } });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/login");
     expectCleared(res);
@@ -101,7 +101,29 @@ describe("GET /api/auth/logout", () => {
   });
 
   test("works without any session", async () => {
-    const res = await h.call("GET", "/api/auth/logout");
+    const res = await h.call("POST", "/api/auth/logout", { headers: { origin: "http://control.test" } });
     expect(res.status).toBe(302);
+  });
+
+  test("from another site it is refused (403) and the session goes on", async () => {
+    const { cookies } = await h.login(alice);
+    const res = await h.call("POST", "/api/auth/logout", {
+      as: { cookies },
+      headers: { origin: "https://evil.example" },
+    });
+    expect(res.status).toBe(403);
+    expect((await h.call("GET", "/api/auth/me", { as: { cookies } })).status).toBe(200);
+  });
+});
+
+describe("GET /api/auth/logout", () => {
+  test("only clears this browser's cookies: the session is not ended by a GET", async () => {
+    const { cookies } = await h.login(alice);
+    const res = await h.call("GET", "/api/auth/logout", { as: { cookies } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login");
+    expectCleared(res);
+    expect((await h.call("GET", "/api/auth/me", { as: { cookies } })).status).toBe(200);
+    expect((await refresh(cookies.refresh_token)).status).toBe(204);
   });
 });

@@ -45,6 +45,7 @@ type Expected = number | "allowed" | "past-gateway";
 const LOCAL_AUTH = new Set([
   "POST /api/auth/local/login",
   "POST /api/auth/refresh",
+  "POST /api/auth/logout",
   "GET /api/auth/logout",
   "GET /api/auth/login",
   "GET /api/auth/callback",

@@ -55,6 +55,9 @@ export function createBrowser(
     const headers = new Headers(init.headers);
     const cookies = [...jar(target.host).entries()].map(([k, v]) => `${k}=${v}`).join("; ");
     if (cookies) headers.set("cookie", cookies);
+    // As a browser does: every request but GET and HEAD names the page's origin (here: the target's own).
+    const method = (init.method ?? "GET").toUpperCase();
+    if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", target.origin);
     const req = { ...init, headers, redirect: "manual" as const };
     const res = target.host === appHost ? await app.request(url, req) : await fetch(url, req);
     store(target.host, res);

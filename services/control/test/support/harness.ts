@@ -106,6 +106,8 @@ export async function createHarness(opts: HarnessOptions = {}) {
       const headers = new Headers(opts.headers);
       const as = opts.as ?? null;
       if (as && "cookies" in as) {
+        // A browser's write names its page's origin (the CSRF check refuses cookie writes without a trusted one).
+        if (!headers.has("origin")) headers.set("origin", "http://control.test");
         headers.set(
           "cookie",
           Object.entries(as.cookies)

@@ -34,6 +34,8 @@ export async function createIdentityHarness(opts: IdentityHarnessOptions = {}) {
   ): Promise<Response> {
     const headers = new Headers(o.headers);
     if (o.as && "cookies" in o.as) {
+      // A browser's write names its page's origin (the CSRF check refuses cookie writes without a trusted one).
+      if (!headers.has("origin")) headers.set("origin", "http://control.test");
       headers.set(
         "cookie",
         Object.entries(o.as.cookies)

@@ -29,6 +29,7 @@ export const requests: Record<string, Builder> = {
     return p("/api/auth/local/login", { username: acct.username, password: acct.password });
   },
   "POST /api/auth/refresh": async () => p("/api/auth/refresh"),
+  "POST /api/auth/logout": async () => p("/api/auth/logout"),
   "GET /api/auth/logout": async () => p("/api/auth/logout"),
   "GET /api/auth/login": async () => p("/api/auth/login?from=/models"),
   "GET /api/auth/callback": async () => p("/api/auth/callback?code=c&state=s"),

@@ -114,7 +114,9 @@ export async function startStack(
       .map((c) => c.split(";")[0]!)
       .find((c) => c.startsWith("access_token="));
     if (!cookie) throw new Error("no access_token cookie");
-    const as = (method: string, path: string, body?: unknown) => http(method, path, { body, headers: { cookie } });
+    // A browser's write names its page's origin (the CSRF check refuses cookie writes without a trusted one).
+    const as = (method: string, path: string, body?: unknown) =>
+      http(method, path, { body, headers: { cookie, origin: base } });
     const orgs = await as("GET", "/api/organizations");
     const organizationId = orgs.body.organizations[0].id as string;
     return { username, organizationId, call: as };

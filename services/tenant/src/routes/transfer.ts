@@ -13,7 +13,7 @@ import {
   renderViewImage,
   ViewImageQuery,
 } from "@ams/model";
-import { invalid } from "@ams/shared";
+import { AppError, invalid } from "@ams/shared";
 import { registerRoute } from "@ams/shared/http";
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -28,12 +28,25 @@ export type TransferOptions = {
   importRoots?: string[];
 };
 
-/** The XML of an import request: a raw body, or the multipart field `file` (read by readMultipart, bounded). */
+/** The XML media types an import takes as a raw body (RFC 7303), besides multipart/form-data. */
+const XML_TYPE = /^(?:application|text)\/(?:[\w.+-]+\+)?xml\s*(?:;|$)/i;
+
+/**
+ * The XML of an import request: a raw body of an XML type, or the multipart field `file` (read by readMultipart,
+ * bounded). Any other type (text/plain, a form) is 415 before the body is read: it is not an import a client meant,
+ * and those are the types a page of another site can make a browser send without asking.
+ */
 async function uploadedXml(
   c: Context<TenantEnv>,
   uploadLimit: number,
 ): Promise<{ xml: string; fields: Record<string, string> }> {
   const type = c.req.header("content-type") ?? "";
+  if (!type.startsWith("multipart/form-data") && !XML_TYPE.test(type)) {
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `Content-Type ${type ? `'${type.slice(0, 100)}'` : "(none)"} is not an import: send application/xml or multipart/form-data with the field 'file'`,
+    );
+  }
   if (type.startsWith("multipart/form-data")) {
     const { file, fields } = await readMultipart(c.req.raw, uploadLimit);
     if (!file) throw invalid("file", "the multipart upload has no file field named 'file'");

@@ -3,6 +3,7 @@ import { readProviderCookie } from "../../auth/cookies.ts";
 import { sessionProviderFor } from "../../auth/local-session-provider.ts";
 import type { ControlContext } from "../../context.ts";
 import type { App } from "../../http/app-env.ts";
+import { checkOrigin } from "../../http/csrf.ts";
 
 /** Rotates the refresh token; a token rotated before is a reuse and ends every session of its user. */
 export const registerRefresh = (app: App, ctx: ControlContext) =>
@@ -15,7 +16,11 @@ export const registerRefresh = (app: App, ctx: ControlContext) =>
       tags: ["auth"],
       output: { raw: { 204: { description: "New access and refresh cookies set" } } },
       commonProblems: false,
-      problems: { 401: "Not authenticated" },
+      problems: { 401: "Not authenticated", 403: "Cross-site request refused (Origin)" },
     },
-    (c) => sessionProviderFor(ctx, readProviderCookie(c)).refresh(c, ctx),
+    (c) => {
+      // The refresh cookie is a credential: a cross-site page must not make the browser use it (CSRF).
+      checkOrigin(c, [new URL(ctx.env.PUBLIC_URL).origin, ...ctx.env.TRUSTED_ORIGINS]);
+      return sessionProviderFor(ctx, readProviderCookie(c)).refresh(c, ctx);
+    },
   );

@@ -4,9 +4,11 @@ import type { Context } from "hono";
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * CSRF protection of cookie-authenticated writes: the browser's Origin (or, without one, the Referer's origin) must
- * be the request's own origin or one of TRUSTED_ORIGINS. A write without either header is refused too: browsers
- * always send Origin on cross-origin and on same-origin POST/PUT/PATCH/DELETE.
+ * CSRF protection of cookie-authenticated writes, in both profiles: the browser's Origin (or, without one, the
+ * Referer's origin) must be the request's own origin, PUBLIC_URL's or one of TRUSTED_ORIGINS. A write without either
+ * header is refused too: browsers always send Origin on cross-origin and on same-origin POST/PUT/PATCH/DELETE.
+ * SameSite=Lax alone is not enough: a sibling subdomain is same-site. Bearer requests are not subject to it (a page
+ * of another site cannot make a browser send one).
  */
 export function checkOrigin(c: Context, trusted: string[]): void {
   if (SAFE.has(c.req.method)) return;
