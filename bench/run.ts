@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   "model-api": async () => (await import("./model-api.ts")).benchModelApi(),
   exchange: async () => (await import("./exchange.ts")).benchExchange(),
   gateway: async () => (await import("./gateway.ts")).benchGateway(),
+  "body-limit": async () => (await import("./body-limit.ts")).benchBodyLimit(),
   resolve: async () => (await import("./resolve.ts")).benchResolve(),
   "valid-after": async () => (await import("./valid-after.ts")).benchValidAfter(),
   mcp: async () => (await import("./mcp.ts")).benchMcp(),

@@ -12,4 +12,5 @@ export { type ControlEnv, devDefaults, parseEnv } from "./env.ts";
 export { createHttpUpstream } from "./gateway/http-upstream.ts";
 export { routeTable } from "./gateway/routes.ts";
 export type { Upstream } from "./gateway/upstream.ts";
+export { isUploadRoute, limitRequestBodies } from "./http/body-limits.ts";
 export { seedAccounts } from "./seed/index.ts";

@@ -35,7 +35,7 @@ test("seed, sign-in, refresh, API token and gateway resolution on PGlite", async
   const cookies = cookiesOf(login);
   const cookie = `access_token=${cookies.access_token}`;
   const refreshed = await call("POST", "/api/auth/refresh", {
-    headers: { cookie: `refresh_token=${cookies.refresh_token}` },
+    headers: { cookie: `refresh_token=${cookies.refresh_token}`, origin: "http://local" },
   });
   expect(refreshed.status).toBe(204);
 
@@ -49,7 +49,7 @@ test("seed, sign-in, refresh, API token and gateway resolution on PGlite", async
   expect(member.length).toBeGreaterThan(0);
 
   const created = await call("POST", "/api/settings/api-tokens", {
-    headers: { cookie },
+    headers: { cookie, origin: "http://local" },
     body: { organization_id: org.id, workspace_id: ws.id },
   });
   expect(created.status).toBe(201);

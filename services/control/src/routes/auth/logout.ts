@@ -1,5 +1,5 @@
 import { registerRoute } from "@ams/shared/http";
-import { readAccessCookie, readProviderCookie } from "../../auth/cookies.ts";
+import { readAccessCookie, readProviderCookie, readRefreshCookie } from "../../auth/cookies.ts";
 import { sessionProviderFor } from "../../auth/local-session-provider.ts";
 import type { ControlContext } from "../../context.ts";
 import type { App } from "../../http/app-env.ts";
@@ -25,9 +25,12 @@ export function registerLogout(app: App, ctx: ControlContext) {
       problems: { 403: "Cross-site request refused (Origin)" },
     },
     async (c) => {
-      checkOrigin(c, [new URL(ctx.env.PUBLIC_URL).origin, ...ctx.env.TRUSTED_ORIGINS]);
-      // The access token ends with the session, on every replica, not when its 15 minutes run out.
+      // Without session cookies there is nothing to end (and nothing a cross-site page could end).
       const access = readAccessCookie(c);
+      if (access || readRefreshCookie(c)) {
+        checkOrigin(c, [new URL(ctx.env.PUBLIC_URL).origin, ...ctx.env.TRUSTED_ORIGINS]);
+      }
+      // The access token ends with the session, on every replica, not when its 15 minutes run out.
       if (access) await ctx.revocations.revoke(access);
       return sessionProviderFor(ctx, readProviderCookie(c)).logout(c, ctx);
     },

@@ -1,5 +1,5 @@
 import { registerRoute } from "@ams/shared/http";
-import { readProviderCookie } from "../../auth/cookies.ts";
+import { readProviderCookie, readRefreshCookie } from "../../auth/cookies.ts";
 import { sessionProviderFor } from "../../auth/local-session-provider.ts";
 import type { ControlContext } from "../../context.ts";
 import type { App } from "../../http/app-env.ts";
@@ -20,7 +20,7 @@ export const registerRefresh = (app: App, ctx: ControlContext) =>
     },
     (c) => {
       // The refresh cookie is a credential: a cross-site page must not make the browser use it (CSRF).
-      checkOrigin(c, [new URL(ctx.env.PUBLIC_URL).origin, ...ctx.env.TRUSTED_ORIGINS]);
+      if (readRefreshCookie(c)) checkOrigin(c, [new URL(ctx.env.PUBLIC_URL).origin, ...ctx.env.TRUSTED_ORIGINS]);
       return sessionProviderFor(ctx, readProviderCookie(c)).refresh(c, ctx);
     },
   );
