@@ -355,7 +355,7 @@ describe("the SDK client's OAuth dance", () => {
       .map((c) => c.split(";")[0])
       .join("; ");
     const admin = (method: string, path: string, body?: unknown) =>
-      stack.http(method, path, { body, headers: { cookie } });
+      stack.http(method, path, { body, headers: { cookie, origin: stack.base } });
     const provider = await started("Admin's client");
     const handle = await consentHandle(provider.opened!);
     const described = await admin("GET", `/api/oauth/requests/${handle}`);
