@@ -54,7 +54,7 @@ async function rest<T>(page: Page, path: string): Promise<T> {
 }
 
 async function post<T>(page: Page, path: string, data: unknown): Promise<T> {
-  const res = await page.request.post(`${server.base}${path}`, { data });
+  const res = await page.request.post(`${server.base}${path}`, { headers: { origin: server.base }, data });
   expect(res.status(), `${path}: ${await res.text()}`).toBe(201);
   return (await res.json()) as T;
 }
@@ -62,6 +62,7 @@ async function post<T>(page: Page, path: string, data: unknown): Promise<T> {
 /** The warnings the server reports for a file, from an import of it into a throwaway workspace. */
 async function warningsOf(page: Page, file: string): Promise<Warning[]> {
   const res = await page.request.post(`${server.base}/api/workspaces`, {
+    headers: { origin: server.base },
     multipart: {
       name: `Warnings of ${file.split("/").pop()}`,
       file: { name: "model.xml", mimeType: "application/xml", buffer: readFileSync(file) },
@@ -69,7 +70,11 @@ async function warningsOf(page: Page, file: string): Promise<Warning[]> {
   });
   expect(res.status(), await res.text()).toBe(201);
   const created = (await res.json()) as { id: string; import: { warnings: Warning[] } };
-  expect((await page.request.delete(`${server.base}/api/workspaces/${created.id}`)).status()).toBe(204);
+  expect(
+    (
+      await page.request.delete(`${server.base}/api/workspaces/${created.id}`, { headers: { origin: server.base } })
+    ).status(),
+  ).toBe(204);
   return created.import.warnings;
 }
 
@@ -101,7 +106,7 @@ describe("canvas commands on a drawn view", () => {
   beforeAll(async () => {
     ({ context, page } = await signedIn(browser, server.base, "archi"));
     const ws = await post<{ id: string }>(page, "/api/workspaces", { name: "Canvas commands" });
-    await page.request.post(`${server.base}/api/workspaces/${ws.id}/activate`);
+    await page.request.post(`${server.base}/api/workspaces/${ws.id}/activate`, { headers: { origin: server.base } });
     for (const name of ["Front office", "Back office", "Archive", "Ledger"])
       ids[name] = (await post<{ id: string }>(page, "/api/elements", { name, type: "ApplicationComponent" })).id;
     await post(page, "/api/relationships", { type: "Flow", source: ids.Ledger, target: ids["Front office"] });

@@ -356,6 +356,7 @@ describe("roles", () => {
     await idle(page);
     expect(await rest<ViewDetail>(page, `/api/views/${views[0]!.id}`)).toEqual(before);
     const write = await page.request.post(`${server.base}/api/elements`, {
+      headers: { origin: server.base },
       data: { name: "Sneaky", type: "BusinessActor" },
     });
     expect(write.status()).toBe(403);
@@ -377,7 +378,7 @@ describe("two people editing the same model", () => {
     const archi = await as("archi");
     const contrib = await as("contrib");
     const post = async (page: Page, path: string, data: unknown) => {
-      const res = await page.request.post(`${server.base}${path}`, { data });
+      const res = await page.request.post(`${server.base}${path}`, { headers: { origin: server.base }, data });
       expect(res.status(), await res.text()).toBe(201);
       return (await res.json()) as { id: string };
     };
@@ -405,7 +406,13 @@ describe("two people editing the same model", () => {
 
     // archi deletes an element that contrib's screen still shows; contrib's edit is refused in plain words.
     await contrib.page.locator('[data-element-id]:has-text("Doomed")').first().click();
-    expect((await archi.page.request.delete(`${server.base}/api/elements/${doomed.id}`)).status()).toBe(204);
+    expect(
+      (
+        await archi.page.request.delete(`${server.base}/api/elements/${doomed.id}`, {
+          headers: { origin: server.base },
+        })
+      ).status(),
+    ).toBe(204);
     await contrib.page.locator("#el-name").fill("Resurrected?");
     await contrib.page.locator("#el-name").press("Enter");
     await expect

@@ -105,7 +105,10 @@ describe("organization administration", () => {
     const owner = await signedIn(browser, server.base, "archi");
     const created = await owner.page.request.post(
       `${server.base}/api/organizations/${await activeOrg(owner.page)}/invitations`,
-      { data: { email: "someone.else@example.com", role: "viewer", delivery_mode: "manual" } },
+      {
+        headers: { origin: server.base },
+        data: { email: "someone.else@example.com", role: "viewer", delivery_mode: "manual" },
+      },
     );
     const { accept_url } = (await created.json()) as { accept_url: string };
     await owner.context.close();

@@ -45,7 +45,7 @@ describe("property definitions and values", () => {
   beforeAll(async () => {
     ({ context, page } = await signedIn(browser, server.base, "archi"));
     const post = async (path: string, data: unknown) => {
-      const res = await page.request.post(`${server.base}${path}`, { data });
+      const res = await page.request.post(`${server.base}${path}`, { headers: { origin: server.base }, data });
       expect(res.status(), await res.text()).toBe(201);
       return (await res.json()) as { id: string };
     };
@@ -186,6 +186,7 @@ describe("property definitions and values", () => {
 
     // A value outside the list cannot be chosen on screen, and the server refuses it when sent by hand.
     const outside = await page.request.put(`${server.base}/api/elements/${elementId}`, {
+      headers: { origin: server.base },
       data: { properties: { Lifecycle: "Decommissioned" } },
     });
     expect(outside.status()).toBe(422);

@@ -69,6 +69,7 @@ describe("the canvas draws what the server renders", () => {
     const page = await context.newPage();
     await signIn(page, server.base, "archi", "archi-dev-password");
     const created = await page.request.post(`${server.base}/api/workspaces`, {
+      headers: { origin: server.base },
       multipart: {
         name: "ArchiSurance (Archi export)",
         file: {
