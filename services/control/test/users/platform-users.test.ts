@@ -117,6 +117,29 @@ describe.each<Profile>(["local", "session"])("platform users (AUTH_MODE=%s)", (p
     expect(await kindsAbout(body.user.id)).toEqual([{ kind: "user.created", actor: "root" }]);
   });
 
+  test("the set-password link (read from the e-mail) lets the new user choose a password once, then sign in", async () => {
+    const before = smtp.messages.length;
+    const res = await call("POST", "/api/platform/users", rootAs, {
+      username: "linkuser",
+      name: "Link User",
+      email: "linkuser@test.example",
+    });
+    expect(res.status).toBe(201);
+    const mail = await smtp.mail(before);
+    const url = /(https?:\/\/\S+#token=[A-Za-z0-9_-]+)/.exec(mail.text)?.[1] ?? "";
+    const token = url.split("#token=")[1] ?? "";
+    const redeem = () =>
+      profile === "local"
+        ? h.call("POST", "/api/auth/local/reset-password", { body: { token, password: "chosen-password-789" } })
+        : h.call("POST", "/auth/reset-password", {
+            body: { token, newPassword: "chosen-password-789" },
+            headers: { origin: ORIGIN },
+          });
+    expect((await redeem()).status).toBeLessThan(300);
+    expect(await signInStatus("linkuser", "chosen-password-789")).toBe(200);
+    expect((await redeem()).status).toBeGreaterThanOrEqual(400);
+  });
+
   test("creating with a password: the user signs in with it and must change it first", async () => {
     const res = await call("POST", "/api/platform/users", rootAs, {
       username: "firstpw",
