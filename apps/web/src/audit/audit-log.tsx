@@ -135,7 +135,7 @@ export function AuditLog(props: { endpoint: string; kinds: AuditKind[]; showOrga
         </table>
       )}
       {next !== null ? (
-        <button type="button" onClick={() => load(next)} disabled={busy}>
+        <button type="button" class="show-older" onClick={() => load(next)} disabled={busy}>
           Show older events
         </button>
       ) : null}
