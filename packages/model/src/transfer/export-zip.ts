@@ -1,9 +1,11 @@
 import { PassThrough, Readable } from "node:stream";
 import { ZipArchive } from "archiver";
-import type { Verb } from "../context.ts";
+import type { RequestContext } from "../context.ts";
+import { renderInputOf } from "../history/model-at.ts";
+import { renderViewSvg } from "../render/render-view.ts";
 import { listViews } from "../views/read.ts";
 import { renderView } from "../views/render.ts";
-import { exportModel } from "./export-model.ts";
+import { type ExportQuery, exportDocument, exportModel } from "./export-model.ts";
 
 /** An entry name for a view's SVG: its name made safe for every platform, unique case-insensitively. */
 function svgNames(views: { id: string; name: string | null }[]): string[] {
@@ -26,13 +28,30 @@ function svgNames(views: { id: string; name: string | null }[]): string[] {
  * rendered before the archive starts, so a refusal is an error rather than a broken download; the archive itself
  * is compressed as it is read.
  */
-export async function exportZip({ ctx }: Verb): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
-  const { xml, fileName } = await exportModel({ ctx });
-  const views = await listViews({ ctx });
-  const names = svgNames(views);
+export async function exportZip({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input?: ExportQuery;
+}): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
+  const { xml, fileName } = await exportModel({ ctx, input });
   const svgs: { name: string; svg: string }[] = [];
-  for (const [i, v] of views.entries()) {
-    svgs.push({ name: names[i] ?? `${v.id}.svg`, svg: await renderView({ ctx, input: { id: v.id } }) });
+  if (input?.version) {
+    // A past state: its views drawn from the reconstructed model (the same renderer).
+    const { doc } = await exportDocument(ctx, input);
+    const names = svgNames(doc.views);
+    for (const [i, v] of doc.views.entries()) {
+      const data = renderInputOf(doc, v.id);
+      if (data)
+        svgs.push({ name: names[i] ?? `${v.id}.svg`, svg: renderViewSvg(data, { resolveIcon: ctx.resolveIcon }) });
+    }
+  } else {
+    const views = await listViews({ ctx });
+    const names = svgNames(views);
+    for (const [i, v] of views.entries()) {
+      svgs.push({ name: names[i] ?? `${v.id}.svg`, svg: await renderView({ ctx, input: { id: v.id } }) });
+    }
   }
   const zip = new ZipArchive({ zlib: { level: 6 } });
   const out = new PassThrough();

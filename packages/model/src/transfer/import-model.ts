@@ -5,6 +5,7 @@ import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { ModelDocument } from "../exchange/document.ts";
 import { parseExchange } from "../exchange/parse.ts";
 import { importVia, withChange } from "../history/change.ts";
+import { insertVersion } from "../history/versions.ts";
 import { replaceModel } from "../store/write-document.ts";
 
 /** Below this many rows an import cannot move a table's size enough to mislead the planner. */
@@ -51,15 +52,23 @@ export type ImportResult = z.infer<typeof ImportResult>;
  * Replaces the active workspace's model by an Open Exchange document in one transaction: the file is parsed and
  * checked completely first, so a refused or failing import leaves the previous model as it was.
  */
-export async function importModel({ ctx, input }: Verb<{ xml: string }>): Promise<ImportResult> {
+export async function importModel({ ctx, input }: Verb<{ xml: string; fileName?: string }>): Promise<ImportResult> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { document, warnings } = parseExchange(input.xml);
   // One change group: the replaced model's rows as deletions, the new ones as creations. Opening it locks the
   // workspace row, which serializes concurrent imports (and every other write) into the same workspace.
-  await withChange(ctx, { summary: importSummary(document), via: importVia(ctx) }, (tx) =>
-    replaceModel(ctx.database, tx, ws, document),
-  );
+  // The state it replaces stays reachable by name: a version of the revision before, in the same transaction.
+  const source = input.fileName ?? (document.model.name ? `'${document.model.name}'` : "a model");
+  await withChange(ctx, { summary: importSummary(document), via: importVia(ctx) }, async (tx, change) => {
+    await insertVersion(
+      ctx,
+      ws,
+      { name: `Before import of ${source}`.slice(0, 200), automatic: true, revision: change.revision - 1 },
+      tx,
+    );
+    await replaceModel(ctx.database, tx, ws, document);
+  });
   await refreshPlannerStatistics(ctx.database, document);
   return {
     elements: document.elements.length,

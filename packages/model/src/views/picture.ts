@@ -1,6 +1,7 @@
 import { AppError, invalid } from "@ams/shared";
 import { z } from "zod";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { renderInputAtVersion } from "../history/model-at.ts";
 import { MAX_PNG_PIXELS, rasterizeSvg } from "../render/png/rasterize.ts";
 import { renderViewSvg } from "../render/render-view.ts";
 import { summarizePicture, type ViewPictureSummary } from "./picture-summary.ts";
@@ -19,6 +20,7 @@ export const ViewImageQuery = z.strictObject({
     .max(8)
     .optional()
     .describe("PNG only: pixels per view unit, 0.1 to 8 (default 1; 2 for sharp text on high-density screens)"),
+  version: z.string().max(100).optional().describe("A version's id: the view as it was then"),
 });
 
 export type ViewImage = {
@@ -57,12 +59,17 @@ export async function renderViewImage({
   /** Without a scale: the largest scale up to 1 whose PNG has no side longer than this many pixels. */
   fit?: number;
   summary?: boolean;
+  /** A version's id: the view as it was then. */
+  version?: string;
 }>): Promise<ViewImage> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
-  const data = await loadRenderInput(ctx.database, ws, input.id);
+  const data = input.version
+    ? await renderInputAtVersion(ctx, ws, input.id, input.version)
+    : await loadRenderInput(ctx.database, ws, input.id);
   // The summary's queries run while the picture is drawn; awaited (and so reported) once it is done.
-  const pending = input.summary ? summarizePicture(ctx.database, ws, data, input.id) : Promise.resolve(undefined);
+  const pending =
+    input.summary && !input.version ? summarizePicture(ctx.database, ws, data, input.id) : Promise.resolve(undefined);
   pending.catch(() => {});
   const svg = renderViewSvg(data, { resolveIcon: ctx.resolveIcon });
   const [, w, h] = SIZE.exec(svg) ?? [];

@@ -11,11 +11,14 @@ import {
   deleteElement,
   deleteVersion,
   diffRevisions,
+  exportModel,
   getElement,
   getView,
+  importModel,
   listRelationships,
   listVersions,
   type RequestContext,
+  renderViewImage,
   restoreObject,
   restoreVersion,
   revertChange,
@@ -253,5 +256,35 @@ describe("restore and revert", () => {
     });
     expect(await problem(revertChange({ ctx: viewer, input: { revision: 2 } }))).toMatchObject({ code: "FORBIDDEN" });
     expect((await listVersions({ ctx: viewer })).length).toBe(1);
+  });
+});
+
+describe("past states", () => {
+  test("export and view image of a version; an import first makes 'Before import of <file>'", async () => {
+    const ctx = await seeded();
+    const lunch = await createVersion({ ctx, input: { name: "Before lunch" } });
+    await editorMorning(ctx);
+    await deleteElement({ ctx, input: { id: "billing" } });
+    const past = await exportModel({ ctx, input: { version: lunch.id } });
+    expect(past.fileName).toBe("History (Before lunch).xml");
+    expect(past.xml).toContain(">CRM<");
+    expect(past.xml).toContain(">Billing<");
+    expect(past.xml).not.toContain("CRM system");
+    const now = await exportModel({ ctx });
+    expect(now.xml).toContain("CRM system");
+    expect(now.xml).not.toContain(">Billing<");
+    const picture = await renderViewImage({ ctx, input: { id: "landscape", format: "svg", version: lunch.id } });
+    expect(picture.data).toContain("Billing");
+    expect(await problem(exportModel({ ctx: await seeded(), input: { version: lunch.id } }))).toMatchObject({
+      code: "NOT_FOUND",
+    });
+
+    await importModel({ ctx, input: { xml: past.xml, fileName: "lunch.xml" } });
+    const auto = (await listVersions({ ctx })).find((v) => v.automatic);
+    expect(auto?.name).toBe("Before import of lunch.xml");
+    const beforeImport = await exportModel({ ctx, input: { version: auto?.id ?? "" } });
+    expect(beforeImport.xml).toContain("CRM system");
+    expect(beforeImport.xml).not.toContain(">Billing<");
+    expect((await exportModel({ ctx })).xml).toContain(">Billing<");
   });
 });

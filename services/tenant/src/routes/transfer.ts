@@ -4,6 +4,7 @@ import {
   type CreateWorkspaceInput,
   createWorkspaceFromXml,
   decodeXml,
+  ExportQuery,
   exportModel,
   exportZip,
   ImportResult,
@@ -39,7 +40,7 @@ const XML_TYPE = /^(?:application|text)\/(?:[\w.+-]+\+)?xml\s*(?:;|$)/i;
 async function uploadedXml(
   c: Context<TenantEnv>,
   uploadLimit: number,
-): Promise<{ xml: string; fields: Record<string, string> }> {
+): Promise<{ xml: string; fields: Record<string, string>; fileName?: string }> {
   const type = c.req.header("content-type") ?? "";
   if (!type.startsWith("multipart/form-data") && !XML_TYPE.test(type)) {
     throw new AppError(
@@ -50,7 +51,7 @@ async function uploadedXml(
   if (type.startsWith("multipart/form-data")) {
     const { file, fields } = await readMultipart(c.req.raw, uploadLimit);
     if (!file) throw invalid("file", "the multipart upload has no file field named 'file'");
-    return { xml: decodeXml(file.bytes), fields };
+    return { xml: decodeXml(file.bytes), fields, fileName: file.name };
   }
   const xml = decodeXml(new Uint8Array(await c.req.arrayBuffer()));
   if (!xml.trim())
@@ -123,8 +124,8 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       output: { schema: ImportResult, description: "Imported: counts and warnings" },
     },
     async (c) => {
-      const { xml } = await uploadedXml(c, opts.uploadLimit);
-      return importModel({ ctx: c.var.ctx, input: { xml } });
+      const { xml, fileName } = await uploadedXml(c, opts.uploadLimit);
+      return importModel({ ctx: c.var.ctx, input: { xml, fileName } });
     },
   );
 
@@ -135,10 +136,12 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       path: "/api/export",
       tags,
       operationId: "exportModel",
+      description: "The model as Open Exchange XML; with `version`, as it was at that version of the workspace.",
+      query: ExportQuery,
       output: { raw: { 200: { description: "Open Exchange XML", content: { "application/xml": z.string() } } } },
     },
-    async (c) => {
-      const { xml, fileName } = await exportModel({ ctx: c.var.ctx });
+    async (c, { query }) => {
+      const { xml, fileName } = await exportModel({ ctx: c.var.ctx, input: query });
       return c.body(xml, 200, {
         "content-type": "application/xml; charset=utf-8",
         "content-disposition": `attachment; filename="${fileName}"`,
@@ -153,6 +156,8 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       path: "/api/export/zip",
       tags,
       operationId: "exportZip",
+      description: "The XML and one SVG per view; with `version`, as they were at that version of the workspace.",
+      query: ExportQuery,
       output: {
         raw: {
           200: {
@@ -162,8 +167,8 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
         },
       },
     },
-    async (c) => {
-      const { fileName, body } = await exportZip({ ctx: c.var.ctx });
+    async (c, { query }) => {
+      const { fileName, body } = await exportZip({ ctx: c.var.ctx, input: query });
       return new Response(body, {
         status: 200,
         headers: { "content-type": "application/zip", "content-disposition": `attachment; filename="${fileName}"` },
@@ -198,7 +203,10 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       if (format === "svg" && query.scale !== undefined) {
         throw invalid("scale", "only a PNG has a scale; an SVG scales itself");
       }
-      const image = await renderViewImage({ ctx: c.var.ctx, input: { ...params, format, scale: query.scale } });
+      const image = await renderViewImage({
+        ctx: c.var.ctx,
+        input: { ...params, format, scale: query.scale, version: query.version },
+      });
       if (typeof image.data !== "string") {
         return c.body(new Uint8Array(image.data), 200, { "content-type": "image/png" });
       }
