@@ -22,6 +22,7 @@ import {
 } from "@ams/shared/http";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { type TenantEnv, verifyServiceToken } from "./middleware/service-auth.ts";
+import { registerChangeLogRoutes } from "./routes/change-log.ts";
 import { registerDashboardRoutes } from "./routes/dashboards.ts";
 import { registerElementRoutes } from "./routes/elements.ts";
 import { registerExploreRoutes } from "./routes/explore.ts";
@@ -123,6 +124,7 @@ export function createTenantApp(deps: TenantDeps) {
   registerViewRoutes(app);
   registerPropertyDefinitionRoutes(app);
   registerHistoryRoutes(app);
+  registerChangeLogRoutes(app);
   registerGraphRoutes(app, deps.graph);
   registerExploreRoutes(app, deps.graph);
   registerDashboardRoutes(app, { ...deps, log });

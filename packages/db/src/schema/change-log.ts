@@ -35,6 +35,10 @@ export const changeGroups = pgTable(
     requestId: text("request_id"),
     /** One line: what the change did ("Renamed element 'CRM' to 'CRM system'"). */
     summary: text("summary").notNull(),
+    /** How many entries the group has (an import's: every row it replaced and wrote). */
+    entryCount: integer("entry_count").notNull().default(0),
+    /** The kinds of object it touched (element, view, ...): the activity list filters by them without the entries. */
+    kinds: text("kinds").array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.revision] }),

@@ -110,9 +110,12 @@ async function closeChange(database: Database, tx: DbOrTx, change: OpenChange, a
   await database.rows(
     sql`with c as (select coalesce(nullif(current_setting('ams.seq', true), ''), '0')::int as n),
         g as (
-          insert into change_groups (workspace_id, revision, actor_id, actor_name, via_kind, via_name, request_id, summary)
+          insert into change_groups (workspace_id, revision, actor_id, actor_name, via_kind, via_name, request_id, summary,
+            entry_count, kinds)
           select ${change.workspaceId}, ${change.revision}, ${actor.id}, ${actor.name}, ${actor.via.kind},
-            ${actor.via.name}, ${actor.requestId}, ${change.summary.slice(0, 500)}
+            ${actor.via.name}, ${actor.requestId}, ${change.summary.slice(0, 500)}, c.n,
+            array(select distinct e.kind from change_entries e
+                  where e.workspace_id = ${change.workspaceId} and e.revision = ${change.revision} order by e.kind)
           from c where c.n > 0
           returning 1),
         u as (

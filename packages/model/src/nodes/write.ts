@@ -1,3 +1,4 @@
+import type { DbOrTx } from "@ams/db";
 import { first, invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
@@ -24,11 +25,12 @@ export async function createNode({
   const { database } = ctx;
   return withChange(ctx, { summary: "Added a node" }, async (tx, change) => {
     const view = await getViewRow(database, ws, input.view_id, tx);
-    change.summary = `Added ${input.element_id ? `element '${input.element_id}'` : `a ${kind}`} to view '${view.name}'`;
+    change.summary = `Added a ${kind} to view '${view.name}'`;
     if (input.element_id) {
-      await getElementRow(database, ws, input.element_id, tx).catch(() => {
+      const element = await getElementRow(database, ws, input.element_id, tx).catch(() => {
         throw invalid("element_id", `no element '${input.element_id}' in this workspace`);
       });
+      change.summary = `Added element '${element.name || element.type}' to view '${view.name}'`;
     }
     if (input.parent_id) {
       await getNodeRow(database, ws, input.view_id, input.parent_id, tx).catch(() => {
@@ -83,7 +85,7 @@ export async function updateNode({
   const { database } = ctx;
   return withChange(ctx, { summary: `Changed node '${input.id}'` }, async (tx, change) => {
     const cur = await getNodeRow(database, ws, input.view_id, input.id, tx);
-    change.summary = nodeChangeSummary(cur, input);
+    change.summary = nodeChangeSummary(cur, input, await shownName(database, tx, ws, cur));
     if (input.parent_id) await assertNotOwnAncestor(database, tx, ws, input.view_id, input.id, input.parent_id);
     const style = input.style === undefined ? cur.style : input.style;
     const [row] = await database.rows<NodeRow>(
@@ -140,10 +142,20 @@ export async function deleteNode({ ctx, input }: Verb<{ view_id: string; id: str
   });
 }
 
+/** What a node shows, as its history names it: its element's name (or type), else its label. */
+async function shownName(database: RequestContext["database"], tx: DbOrTx, ws: string, node: NodeRow) {
+  if (!node.elementId) return node.label || node.kind;
+  const [row] = await database.rows<{ name: string }>(
+    sql`select coalesce(nullif(name, ''), type) as name from elements where workspace_id = ${ws} and id = ${node.elementId}`,
+    tx,
+  );
+  return row?.name ?? node.elementId;
+}
+
 /** "Moved", "Resized", "Moved and resized" or "Changed" node, by what the update changes. */
-function nodeChangeSummary(cur: NodeRow, input: UpdateNodeInput): string {
+function nodeChangeSummary(cur: NodeRow, input: UpdateNodeInput, name: string): string {
   const moved = (input.x !== undefined && input.x !== cur.x) || (input.y !== undefined && input.y !== cur.y);
   const resized = (input.w !== undefined && input.w !== cur.w) || (input.h !== undefined && input.h !== cur.h);
   const what = moved && resized ? "Moved and resized" : moved ? "Moved" : resized ? "Resized" : "Changed";
-  return `${what} node '${cur.elementId ?? cur.label ?? cur.id}'`;
+  return `${what} node '${name}'`;
 }

@@ -201,6 +201,11 @@ export const routeTable: readonly RouteRule[] = [
   r("GET", "/api/workspaces/:id/diff", "tenant", "any", "workspace-param", { need: read }),
   r("POST", "/api/workspaces/:id/restore", "tenant", "any", "workspace-param", { need: write }),
   r("POST", "/api/workspaces/:id/history/:revision/revert", "tenant", "any", "workspace-param", { need: write }),
+  // The change log: every role that reads a workspace reads its history
+  r("GET", "/api/workspaces/:id/history", "tenant", "any", "workspace-param", { need: read }),
+  model("GET", "/api/elements/:id/history"),
+  model("GET", "/api/relationships/:id/history"),
+  model("GET", "/api/views/:id/history"),
   // Model of the active workspace
   model("GET", "/api"),
   model("POST", "/api/save"),

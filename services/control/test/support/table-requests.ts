@@ -201,6 +201,12 @@ export const requests: Record<string, Builder> = {
     }),
   "POST /api/workspaces/:id/history/:revision/revert": async (f, c, real) =>
     p(`/api/workspaces/${c.home.ws}/history/${real ? (await f.createdElement()).revision : 1}/revert`),
+  "GET /api/workspaces/:id/history": async (_f, c) => p(`/api/workspaces/${c.home.ws}/history?limit=5`),
+  "GET /api/elements/:id/history": async (f, _c, real) =>
+    p(`/api/elements/${real ? await f.element() : missing}/history`),
+  "GET /api/relationships/:id/history": async (f, _c, real) =>
+    p(`/api/relationships/${real ? await f.relationship() : missing}/history`),
+  "GET /api/views/:id/history": async (f, _c, real) => p(`/api/views/${real ? await f.view() : missing}/history`),
   "GET /api": async () => p("/api"),
   "POST /api/save": async () => p("/api/save"),
   "GET /api/export": async () => p("/api/export"),

@@ -2,12 +2,20 @@ import { randomUUID } from "node:crypto";
 import { sql } from "@ams/db";
 import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
 import type { GraphProvider } from "@ams/model";
-import { createServiceTokens, type OrgRole, testLogger } from "@ams/shared";
+import { createServiceTokens, type OrgRole, testLogger, type Via } from "@ams/shared";
 import { createTenantApp, SERVICE_TOKEN_HEADER } from "../../src/index.ts";
 
 export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
 
-export type Caller = { userId: string; role: OrgRole; organizationId: string; workspaceId: string | null };
+export type Caller = {
+  userId: string;
+  role: OrgRole;
+  organizationId: string;
+  workspaceId: string | null;
+  /** The way in the gateway would sign (the change log records it); none: an older token's claims. */
+  via?: Via;
+  displayName?: string;
+};
 
 export type Response = { status: number; body: any; headers: Headers; text: string };
 
@@ -45,7 +53,9 @@ export async function tenantHarness(
           workspaceId: caller.workspaceId,
           role: caller.role,
           platformAdmin: false,
-          apiTokenId: null,
+          apiTokenId: caller.via?.kind === "api_token" ? `token-${caller.userId}` : null,
+          ...(caller.via ? { via: caller.via } : {}),
+          ...(caller.displayName ? { displayName: caller.displayName } : {}),
         },
         "tenant",
       );
