@@ -1,7 +1,7 @@
 import { render } from "preact";
 import { useEffect } from "preact/hooks";
 import { location, navigate, onLinkClick, useLocation, withReturn } from "./app/router.ts";
-import { hasTeams, isPublicPage, loadSession, session } from "./app/session.ts";
+import { activeMembership, hasTeams, isPublicPage, loadSession, session, TWO_FACTOR_SETTINGS } from "./app/session.ts";
 import { useStore } from "./app/store.ts";
 import { DashboardPage } from "./dashboards/dashboard-page.tsx";
 import { DashboardsPage } from "./dashboards/dashboards-page.tsx";
@@ -51,6 +51,15 @@ function Routes() {
       navigate(withReturn("/login", here), { replace: true });
     } else if (profile?.must_change_password && path !== "/change-password") {
       navigate(withReturn("/change-password", window.location.pathname + window.location.search), { replace: true });
+    } else if (
+      profile &&
+      !profile.two_factor_enabled &&
+      activeMembership(profile)?.requires_two_factor &&
+      path !== "/settings" &&
+      path !== "/login"
+    ) {
+      // The active organization requires two-factor: enrolment comes first.
+      navigate(TWO_FACTOR_SETTINGS, { replace: true });
     } else if (profile && path === "/login") {
       navigate("/", { replace: true });
     }

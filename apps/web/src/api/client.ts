@@ -92,7 +92,21 @@ async function send(method: string, path: string, opts: RequestOptions): Promise
   return fetch(urlOf(path, opts.query), { method, headers, body, credentials: "same-origin" });
 }
 
-const NO_REFRESH = new Set(["/api/auth/local/login", "/api/auth/refresh"]);
+// A refused sign-in step is no expired session: no refresh, and never sent twice (each wrong code counts).
+const NO_REFRESH = new Set([
+  "/api/auth/local/login",
+  "/api/auth/refresh",
+  "/api/auth/local/login/two-factor",
+  "/auth/two-factor/verify-totp",
+  "/auth/two-factor/verify-backup-code",
+]);
+
+const twoFactorListeners = new Set<Listener>();
+/** Called when an organization refuses this browser session until two-factor is on (403 TWO_FACTOR_REQUIRED). */
+export function onTwoFactorRequired(listener: Listener): () => void {
+  twoFactorListeners.add(listener);
+  return () => twoFactorListeners.delete(listener);
+}
 
 /** JSON request; throws ApiError for any non-2xx answer. 204 resolves to undefined. */
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
@@ -101,7 +115,11 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
     if (await refreshSession()) res = await send(method, path, opts);
     if (res.status === 401) for (const l of signedOutListeners) l();
   }
-  if (!res.ok) throw await toApiError(res);
+  if (!res.ok) {
+    const error = await toApiError(res);
+    if (error.code === "TWO_FACTOR_REQUIRED") for (const l of twoFactorListeners) l();
+    throw error;
+  }
   if (opts.raw) return res as T;
   if (res.status === 204) return undefined as T;
   const type = res.headers.get("content-type") ?? "";

@@ -1,4 +1,4 @@
-import { api, onSignedOut } from "../api/client.ts";
+import { api, onSignedOut, onTwoFactorRequired } from "../api/client.ts";
 import type { AuthOptions, MemberRole, Membership, Profile, SiteMessages } from "../api/types.ts";
 import { location, navigate } from "./router.ts";
 import { createStore } from "./store.ts";
@@ -82,4 +82,11 @@ onSignedOut(() => {
   const { path, search } = location.get();
   session.set((s) => ({ ...s, profile: null }));
   if (!isPublicPage(path)) navigate(`/login?from=${encodeURIComponent(path + search)}`, { replace: true });
+});
+
+/** An organization that requires two-factor sends a member without it to enrolment, before anything else. */
+export const TWO_FACTOR_SETTINGS = "/settings#two-factor";
+
+onTwoFactorRequired(() => {
+  if (location.get().path !== "/settings") navigate(TWO_FACTOR_SETTINGS, { replace: true });
 });

@@ -40,6 +40,38 @@ function RenameForm(props: { id: string; name: string }) {
   );
 }
 
+/** Owners: members must use two-factor to open the organization in a browser (API tokens unaffected). */
+function TwoFactorRule(props: { id: string; required: boolean }) {
+  const [error, setError] = useState<string | null>(null);
+  const toggle = async (required: boolean) => {
+    setError(null);
+    try {
+      await api.put<Organization>(`/api/organizations/${encodeURIComponent(props.id)}`, {
+        require_two_factor: required,
+      });
+      notify(
+        required ? "Members must now use two-factor authentication." : "Two-factor authentication is optional now.",
+      );
+      await refreshProfile();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="org-security-title">
+      <h2 id="org-security-title">Security</h2>
+      <label class="checkbox">
+        <input type="checkbox" checked={props.required} onChange={(e) => toggle(e.currentTarget.checked)} />
+        Members must use two-factor authentication
+      </label>
+      <p class="muted">
+        A member without it is sent to turn it on before opening this organization. API tokens keep working.
+      </p>
+      <FormError error={error} />
+    </section>
+  );
+}
+
 /**
  * The active organization: everyone sees its members; owners add, change, remove and invite, and rename it.
  * Editors and viewers see the list and nothing to manage with.
@@ -81,6 +113,11 @@ export function OrganizationPage() {
         </div>
         <OrganizationNav />
         {owner ? <RenameForm id={membership.organization_id} name={membership.organization_name} /> : null}
+        {membership.role === "owner" ? (
+          <TwoFactorRule id={membership.organization_id} required={membership.requires_two_factor} />
+        ) : membership.requires_two_factor ? (
+          <p class="muted">Members of this organization must use two-factor authentication.</p>
+        ) : null}
         <section aria-labelledby="members-title" class="card">
           <h2 id="members-title">Members</h2>
           {!owner ? (

@@ -5,6 +5,7 @@ import { navigate, onLinkClick, queryParam, returnPath, withReturn } from "../ap
 import { authOptions, loadSession, session } from "../app/session.ts";
 import { useStore } from "../app/store.ts";
 import { FormError } from "../ui/form.tsx";
+import { SecondStep } from "./login-second-step.tsx";
 
 export function LoginPage() {
   const { messages } = useStore(session);
@@ -18,6 +19,8 @@ export function LoginPage() {
       : null,
   );
   const [busy, setBusy] = useState(false);
+  // The password was right and the account uses two-factor: the second step (challenge: the local profile's).
+  const [second, setSecond] = useState<{ challenge: string | null } | null>(null);
   // The session profile's providers (GET /auth/providers): one button each, named after the provider.
   const [providers, setProviders] = useState<SignInProvider[]>([]);
   useEffect(() => {
@@ -38,10 +41,24 @@ export function LoginPage() {
     setError(null);
     try {
       // The session profile signs in through better-auth (httpOnly session cookie), the local one with local accounts.
-      await api.post(options.profile === "session" ? "/auth/sign-in/username" : "/api/auth/local/login", {
-        username,
-        password,
-      });
+      const answer = await api.post<{ two_factor_required?: boolean; challenge?: string; twoFactorRedirect?: boolean }>(
+        options.profile === "session" ? "/auth/sign-in/username" : "/api/auth/local/login",
+        { username, password },
+      );
+      if (answer.two_factor_required || answer.twoFactorRedirect) {
+        setSecond({ challenge: answer.challenge ?? null });
+        setBusy(false);
+        return;
+      }
+      await signedIn();
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  };
+
+  const signedIn = async () => {
+    try {
       const profile = await loadSession();
       // A forced password change comes first, and then the page that was asked for (an MCP client's consent, say).
       navigate(profile?.must_change_password ? withReturn("/change-password", returnPath()) : returnPath(), {
@@ -71,6 +88,12 @@ export function LoginPage() {
     }
   };
 
+  if (second)
+    return (
+      <main class="auth-page" id="main">
+        <SecondStep challenge={second.challenge} onDone={signedIn} onRestart={() => setSecond(null)} />
+      </main>
+    );
   return (
     <main class="auth-page" id="main">
       <form class="auth-card" onSubmit={submit} aria-labelledby="login-title">

@@ -4,6 +4,7 @@ import { Shell } from "../app/shell.tsx";
 import { useStore } from "../app/store.ts";
 import { ApiTokens } from "./api-tokens.tsx";
 import { Sessions } from "./sessions.tsx";
+import { TwoFactorSection } from "./two-factor.tsx";
 
 /** Personal settings: the account, its password, its sessions (session profile) and the personal API tokens. */
 export function SettingsPage() {
@@ -38,6 +39,7 @@ export function SettingsPage() {
             <p class="muted">Your password is managed by your identity provider.</p>
           )}
         </section>
+        {profile.auth_provider !== "oidc" ? <TwoFactorSection /> : null}
         {options.profile === "session" ? <Sessions /> : null}
         <ApiTokens />
       </main>
