@@ -13,6 +13,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   "body-limit": async () => (await import("./body-limit.ts")).benchBodyLimit(),
   resolve: async () => (await import("./resolve.ts")).benchResolve(),
   "valid-after": async () => (await import("./valid-after.ts")).benchValidAfter(),
+  "two-factor": async () => (await import("./two-factor.ts")).benchTwoFactor(),
   mcp: async () => (await import("./mcp.ts")).benchMcp(),
   graph: async () => (await import("./graph.ts")).benchGraph(),
   fuzz: async () => (await import("./fuzz.ts")).benchFuzz(),
