@@ -6,6 +6,8 @@ import { useStore } from "./app/store.ts";
 import { DashboardPage } from "./dashboards/dashboard-page.tsx";
 import { DashboardsPage } from "./dashboards/dashboards-page.tsx";
 import { ExplorePage } from "./graph/explore-page.tsx";
+import { ActivityPage } from "./history/activity-page.tsx";
+import { VersionsPage } from "./history/versions-page.tsx";
 import { ModelerPage } from "./modeler/modeler-page.tsx";
 import { AcceptInvitationPage } from "./organization/accept-invitation.tsx";
 import { OrganizationAuditPage } from "./organization/audit-page.tsx";
@@ -92,6 +94,9 @@ function Routes() {
   const dashboard = /^\/dashboards\/([^/]+)$/.exec(path);
   if (dashboard?.[1]) return <DashboardPage id={decodeURIComponent(dashboard[1])} />;
   if (path === "/platform" || path.startsWith("/platform/")) return <PlatformPage path={path} />;
+  const wsPage = /^\/workspaces\/([^/]+)\/(activity|versions)$/.exec(path);
+  if (wsPage?.[1] && wsPage[2] === "activity") return <ActivityPage workspaceId={decodeURIComponent(wsPage[1])} />;
+  if (wsPage?.[1]) return <VersionsPage workspaceId={decodeURIComponent(wsPage[1])} />;
   const ws = /^\/workspaces\/([^/]+)$/.exec(path);
   if (ws?.[1]) return <ModelerPage workspaceId={decodeURIComponent(ws[1])} />;
   return <NotFound />;

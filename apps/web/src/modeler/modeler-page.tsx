@@ -6,6 +6,7 @@ import { canEdit, refreshProfile, session } from "../app/session.ts";
 import { Shell } from "../app/shell.tsx";
 import { useStore } from "../app/store.ts";
 import { ViewEditor } from "../canvas/view-editor.tsx";
+import { WorkspaceNav } from "../history/history-nav.tsx";
 import { loadModel, model, openView, select } from "./model-store.ts";
 import { ModelTree } from "./model-tree.tsx";
 import { PropertiesPanel } from "./properties-panel.tsx";
@@ -53,6 +54,7 @@ export function ModelerPage(props: { workspaceId: string }) {
       </a>{" "}
       / <strong>{ws.name}</strong>
       {editable ? null : <span class="role-badge">read-only</span>}
+      <WorkspaceNav workspaceId={props.workspaceId} />
     </span>
   ) : null;
 

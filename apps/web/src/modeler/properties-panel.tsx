@@ -4,6 +4,7 @@ import type { Element, ElementViewRef, PropertyDefinition, PropertyValue, Relati
 import { useStore } from "../app/store.ts";
 import { editor } from "../canvas/editor-store.ts";
 import { loadView } from "../canvas/operations.ts";
+import { HistoryPanel } from "../history/history-panel.tsx";
 import { ConfirmDialog } from "../ui/dialog.tsx";
 import { words } from "../ui/form.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
@@ -427,6 +428,13 @@ export function PropertiesPanel(props: { editable: boolean }) {
       ) : (
         <p class="muted">Select an element, a relationship or a view to see its properties.</p>
       )}
+      {viewObject ? null : el ? (
+        <HistoryPanel key={`h-${el.id}`} kind="element" id={el.id} editable={props.editable} stamp={el} />
+      ) : rel ? (
+        <HistoryPanel key={`h-${rel.id}`} kind="relationship" id={rel.id} editable={props.editable} stamp={rel} />
+      ) : shown?.kind === "view" ? (
+        <HistoryPanel key={`h-${shown.id}`} kind="view" id={shown.id} editable={props.editable} stamp={view} />
+      ) : null}
     </aside>
   );
 }
