@@ -62,7 +62,9 @@ describe("versions page", () => {
     const diff = page.locator(".diff");
     await diff.waitFor();
     await expect(diff.getByText("Claims register", { exact: false }).first().isVisible()).resolves.toBe(true);
-    await expect(diff.locator(".field-changes").first().innerText()).resolves.toMatch(/Claims register.*Claims ledger/s);
+    await expect(diff.locator(".field-changes").first().innerText()).resolves.toMatch(
+      /Claims register.*Claims ledger/s,
+    );
     await expect(diff.getByText(/moved \(40, 40\) → \(400, 200\)/).isVisible()).resolves.toBe(true);
     await expect(diff.locator("svg.diff-picture rect.before").count()).resolves.toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
