@@ -32,7 +32,7 @@ describe("versions page", () => {
   let nodeId = "";
 
   const send = async (method: "post" | "put", path: string, data: unknown) => {
-    const res = await page.request[method](`${server.base}${path}`, { data });
+    const res = await page.request[method](`${server.base}${path}`, { headers: { origin: server.base }, data });
     expect(res.status(), `${path}: ${await res.text()}`).toBeLessThan(300);
     return (await res.json()) as { id: string; name: string };
   };
