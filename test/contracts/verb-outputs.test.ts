@@ -21,6 +21,9 @@ const NOT_DATA: Record<string, string> = {
   signIn: "the identity the route starts a session for (the HTTP answer is SignedIn, built from it)",
   changePassword: "the renewed identity the route turns into a new access cookie (the HTTP answer is 204)",
   skipPasswordChange: "the renewed identity the route turns into a new access cookie (the HTTP answer is 204)",
+  completeTwoFactorSignIn: "the identity the route starts a session for (the HTTP answer is SignedIn, built from it)",
+  registerFromInvitation:
+    "the new account and membership the route signs in (the HTTP answer is RegisteredAccount, built from them)",
 };
 
 type Declared = { name: string; file: string; returns: string | null; params: string };
@@ -49,7 +52,11 @@ function verbsOf(source: string, file: string): Declared[] {
 /** The schema a declared type names: `Promise<readonly X[]>` → X, `z.infer<typeof X>` → X; "void" for none. */
 function schemaNamed(returns: string): string {
   let type = returns.replace(/^Promise<(.*)>$/s, "$1").trim();
-  type = type.replace(/^readonly /, "").replace(/\[\]$/, "");
+  // `X | null`: an answer of schema X, or none (a sign-in without a second step needs no challenge).
+  type = type
+    .replace(/^readonly /, "")
+    .replace(/\[\]$/, "")
+    .replace(/\s*\|\s*null$/, "");
   const inferred = /^z\.(?:infer|output)<typeof (\w+)>$/.exec(type);
   return inferred?.[1] ?? type;
 }

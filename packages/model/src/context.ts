@@ -62,7 +62,9 @@ function viaOfOlderToken(claims: ServiceClaims, surface: "rest" | "mcp"): Via {
 /** What every verb takes: the caller's context and, unless it needs none, its input. */
 export type Verb<I = undefined> = [I] extends [undefined]
   ? { ctx: RequestContext; input?: undefined }
-  : { ctx: RequestContext; input: I };
+  : undefined extends I
+    ? { ctx: RequestContext; input?: Exclude<I, undefined> }
+    : { ctx: RequestContext; input: I };
 
 export function requireCapability(ctx: RequestContext, capability: Capability): void {
   if (!ctx.role || !roleHas(ctx.role, capability)) {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { type RequestContext, requireCapability, requireWorkspace } from "../context.ts";
+import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { serializeExchange } from "../exchange/serialize.ts";
 import { documentAtVersion } from "../history/model-at.ts";
 import { readModel } from "../store/read-document.ts";
@@ -26,10 +26,7 @@ export async function exportDocument(ctx: RequestContext, input?: ExportQuery) {
 export async function exportModel({
   ctx,
   input,
-}: {
-  ctx: RequestContext;
-  input?: ExportQuery;
-}): Promise<{ xml: string; fileName: string }> {
+}: Verb<ExportQuery | undefined>): Promise<{ xml: string; fileName: string }> {
   const { doc, version } = await exportDocument(ctx, input);
   const name = `${doc.model.name ?? "model"}${version ? ` (${version.name})` : ""}`;
   return { xml: serializeExchange(doc), fileName: `${fileNameOf(name)}.xml` };

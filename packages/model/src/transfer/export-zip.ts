@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from "node:stream";
 import { ZipArchive } from "archiver";
-import type { RequestContext } from "../context.ts";
+import type { Verb } from "../context.ts";
 import { renderInputOf } from "../history/model-at.ts";
 import { renderViewSvg } from "../render/render-view.ts";
 import { listViews } from "../views/read.ts";
@@ -31,10 +31,7 @@ function svgNames(views: { id: string; name: string | null }[]): string[] {
 export async function exportZip({
   ctx,
   input,
-}: {
-  ctx: RequestContext;
-  input?: ExportQuery;
-}): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
+}: Verb<ExportQuery | undefined>): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
   const { xml, fileName } = await exportModel({ ctx, input });
   const svgs: { name: string; svg: string }[] = [];
   if (input?.version) {

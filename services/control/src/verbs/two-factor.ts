@@ -101,7 +101,13 @@ export async function confirmTwoFactorEnrolment({
 }
 
 /** Two-factor off, proven with the password or a current code (TOTP or recovery code). */
-export async function disableTwoFactor({ ctx, input }: { ctx: SignedInContext; input: WithIp<ProofInput> }) {
+export async function disableTwoFactor({
+  ctx,
+  input,
+}: {
+  ctx: SignedInContext;
+  input: WithIp<ProofInput>;
+}): Promise<void> {
   requireLocalAccount(ctx);
   await proveIdentity(ctx, input);
   await ctx.database.db.transaction(async (tx) => {
