@@ -78,4 +78,22 @@ describe("versions page", () => {
     const res = await page.request.get(`${server.base}/api/elements/${elementId}`);
     expect(((await res.json()) as { name: string }).name).toBe("Claims register");
   });
+  test("the History panel shows the rename with who and via what; Activity lists the changes", async () => {
+    await page.goto(`${server.base}/workspaces/${workspaceId}`);
+    await page.locator('[data-element-id]:has-text("Claims register")').first().click();
+    const panel = page.locator(".history-panel");
+    await panel.locator(".history-entry").first().waitFor();
+    const text = await panel.innerText();
+    expect(text).toMatch(/Claims register.*Claims ledger/s);
+    expect(text).toContain("Demo Architect");
+    expect(text).toContain("via browser");
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "history-panel");
+    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Activity" }).click();
+    const list = page.getByRole("list", { name: "Changes" });
+    await list.locator(".history-entry").first().waitFor();
+    expect(await list.locator(".history-entry").count()).toBeGreaterThanOrEqual(4);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "activity");
+  });
 });
