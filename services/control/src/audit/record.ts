@@ -1,8 +1,14 @@
 import { auditEvents, type DbOrTx, users } from "@ams/db";
 import { eq } from "drizzle-orm";
 import type { Principal } from "../auth/principal.ts";
-import type { PublicContext, SignedInContext } from "../verbs/context.ts";
 import type { AuditKind } from "./kinds.ts";
+
+/**
+ * What recording needs of a verb's context, stated structurally: the verbs' contexts (verbs/context.ts) satisfy it
+ * without audit/ importing them, which would close an import cycle through the session module that records events.
+ */
+type AnonymousCaller = { database: { db: DbOrTx }; address?: string };
+type SignedInCaller = AnonymousCaller & { principal: Pick<Principal, "userId" | "username"> };
 
 /** Who an event is about: a user's id and the name shown for them (their username at the time). */
 export type AuditSubject = { id: string; name: string };
@@ -50,14 +56,14 @@ export const subjectOf = (p: Pick<Principal, "userId" | "username">): AuditSubje
 /** Who caused the events a lower-level function records in its own transaction, and from where. */
 export type AuditBy = Pick<AuditEvent, "actor" | "address">;
 
-export const auditByCaller = (ctx: SignedInContext): AuditBy => ({
+export const auditByCaller = (ctx: SignedInCaller): AuditBy => ({
   actor: subjectOf(ctx.principal),
   address: ctx.address ?? null,
 });
 
 /** Records an event the signed-in caller of a verb caused, from the caller's address. */
 export function recordCallerEvent(
-  ctx: SignedInContext,
+  ctx: SignedInCaller,
   event: Omit<AuditEvent, "actor" | "address">,
   db: DbOrTx = ctx.database.db,
 ): Promise<void> {
@@ -66,7 +72,7 @@ export function recordCallerEvent(
 
 /** Records an event of an anonymous caller (a sign-in attempt, a set-password link), from the caller's address. */
 export function recordAnonymousEvent(
-  ctx: PublicContext,
+  ctx: AnonymousCaller,
   event: Omit<AuditEvent, "actor" | "address"> & { actor?: AuditSubject | null },
   db: DbOrTx = ctx.database.db,
 ): Promise<void> {

@@ -1,17 +1,23 @@
-import { accounts, users } from "@ams/db";
+import { accounts, type Database, users } from "@ams/db";
 import { and, eq } from "drizzle-orm";
 import { recordAuditEvent } from "../audit/record.ts";
 import { countInWindow } from "../auth/rate-window.ts";
 import { CREDENTIAL_PROVIDER } from "../auth/users.ts";
-import type { ControlContext } from "../context.ts";
+import type { ControlEnv } from "../env.ts";
+import type { InvitationServices } from "../invitations/services.ts";
 import { composePasswordResetEmail, resetPageUrl } from "../mail/password-reset-email.ts";
 import { LIMITS, RESET_LINK_MINUTES } from "./limits.ts";
 import { issueResetToken } from "./tokens.ts";
 
-type Services = Pick<ControlContext, "database" | "clock" | "env" | "invitations">;
+/**
+ * The services this module uses, named here rather than picked from ControlContext: the session profile's
+ * better-auth set-up imports this module, and context.ts imports that set-up's type (an import cycle otherwise).
+ */
+type WithDatabase = { database: Database };
+type Services = WithDatabase & { clock: () => Date; env: ControlEnv; invitations: InvitationServices };
 
 /** The account a reset link may be mailed for: a local password (credential), not banned. */
-export async function findResettableAccount(services: Pick<ControlContext, "database">, email: string) {
+export async function findResettableAccount(services: WithDatabase, email: string) {
   const [row] = await services.database.db
     .select({ id: users.id, username: users.username, name: users.name, email: users.email, banned: users.banned })
     .from(users)
@@ -20,11 +26,11 @@ export async function findResettableAccount(services: Pick<ControlContext, "data
   return row && !row.banned ? row : null;
 }
 
-type Counted = Pick<ControlContext, "database" | "clock">;
+type Counted = WithDatabase & { clock: () => Date };
 
 /** The audit trail's record of a link mailed to an account (nothing is recorded for an address without one). */
 export function recordResetRequested(
-  services: Pick<ControlContext, "database">,
+  services: WithDatabase,
   account: { id: string; username: string },
   address: string | null,
 ): Promise<void> {
