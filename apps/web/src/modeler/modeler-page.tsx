@@ -54,7 +54,6 @@ export function ModelerPage(props: { workspaceId: string }) {
       </a>{" "}
       / <strong>{ws.name}</strong>
       {editable ? null : <span class="role-badge">read-only</span>}
-      <WorkspaceNav workspaceId={props.workspaceId} />
     </span>
   ) : null;
 
@@ -62,7 +61,12 @@ export function ModelerPage(props: { workspaceId: string }) {
     <Shell
       title={title}
       // Kept while the model reloads after an import: its dialog then shows the import's warnings.
-      actions={state.workspaceId === props.workspaceId ? <TransferMenu editable={editable} /> : null}
+      actions={
+        <>
+          <WorkspaceNav workspaceId={props.workspaceId} />
+          {state.workspaceId === props.workspaceId ? <TransferMenu editable={editable} /> : null}
+        </>
+      }
     >
       {error ? (
         <main class="page narrow" id="main">
