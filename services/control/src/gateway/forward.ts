@@ -1,6 +1,7 @@
 import { AppError, type Logger } from "@ams/shared";
 import { REQUEST_ID_HEADER, SERVICE_TOKEN_HEADER } from "@ams/shared/http";
 import type { Context } from "hono";
+import { bodyOverflow } from "../http/body-limits.ts";
 import type { Upstream } from "./upstream.ts";
 
 /** What the upstream may see of the caller's headers: content and negotiation, never cookies or credentials. */
@@ -64,6 +65,11 @@ export async function forwardRequest(c: Context, upstream: Upstream, opts: Forwa
     const id = (c.var as { requestId?: string }).requestId;
     opts.log?.warn("upstream request failed", { request_id: id, path: opts.path, err });
     throw new AppError("UNAVAILABLE", "The upstream service is unavailable");
+  }
+  const overflow = bodyOverflow(c.req.raw);
+  if (overflow) {
+    await res.body?.cancel();
+    throw overflow;
   }
   if (!DROP_FROM_RESPONSE.some((h) => res.headers.has(h))) return res;
   const out = new Headers(res.headers);

@@ -28,21 +28,37 @@ export function limitRequestBodies(limits: { jsonBytes: number; uploadBytes: num
       if (Number(declared) > limits.uploadBytes) throw bodyTooLarge(limits.uploadBytes);
       return next();
     }
-    c.req.raw = new Request(raw, { body: countedBody(raw.body, limits.uploadBytes), duplex: "half" } as RequestInit);
+    const counted = countedBody(raw.body, limits.uploadBytes);
+    c.req.raw = new Request(raw, { body: counted.body, duplex: "half" } as RequestInit);
+    overflows.set(c.req.raw, counted.overflow);
     return next();
   };
 }
 
+type Overflow = { error?: ReturnType<typeof bodyTooLarge> };
+const overflows = new WeakMap<Request, Overflow>();
+
+/**
+ * The 413 an upload route's streamed body ran into, if it did. The reader downstream may have turned the broken
+ * stream into an answer of its own (MCP's transport answers a parse error): the gateway answers this instead.
+ */
+export function bodyOverflow(request: Request): Error | undefined {
+  return overflows.get(request)?.error;
+}
+
 /** The stream passed through unchanged, failing with the 413 error once more than `max` bytes went by. */
-function countedBody(body: ReadableStream<Uint8Array>, max: number): ReadableStream<Uint8Array> {
+function countedBody(body: ReadableStream<Uint8Array>, max: number) {
   let seen = 0;
-  return body.pipeThrough(
+  const overflow: Overflow = {};
+  const counted = body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         seen += chunk.byteLength;
-        if (seen > max) controller.error(bodyTooLarge(max));
-        else controller.enqueue(chunk);
+        if (seen <= max) return controller.enqueue(chunk);
+        overflow.error = bodyTooLarge(max);
+        controller.error(overflow.error);
       },
     }),
   );
+  return { body: counted, overflow };
 }
