@@ -1,17 +1,18 @@
 import { must } from "@ams/shared/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { totpCode } from "../../../services/control/src/two-factor/totp.ts";
 import { type SmtpTestServer, startSmtpServer } from "../../../services/control/test/support/smtp.ts";
 import { seriousViolations } from "./support/axe.ts";
-import { launchChromium, screenshot, signIn } from "./support/browser.ts";
+import { launchChromium, screenshot } from "./support/browser.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 import { signedIn } from "./support/users.ts";
 
 /**
  * The account flows as a new colleague lives them, in real Chromium against the real server in both sign-in
  * profiles, with every link read from the e-mail the real SMTP server received: the owner invites an address, the
- * invitee creates their account from the link, signs out, resets a forgotten password through the mailed link and
- * signs in with the new one. Each new page is checked with axe-core and photographed.
+ * invitee creates their account from the link, enrols two-factor, signs out, resets a forgotten password through the
+ * mailed link and signs in with the new one and a code from the authenticator app. Each new page is checked with axe-core and photographed.
  */
 
 let browser: Browser;
@@ -53,7 +54,7 @@ describe.each(PROFILES)("a new colleague's account ($profile profile)", ({ profi
     await smtp?.stop();
   });
 
-  test("invited by e-mail, creates the account from the link, signs out, resets a forgotten password, signs in", async () => {
+  test("invited by e-mail, creates the account from the link, enrols two-factor, signs out, resets a forgotten password, signs in with a code", async () => {
     const email = `newbie-${profile}@example.com`;
     const username = `newbie-${profile}`;
 
@@ -105,6 +106,22 @@ describe.each(PROFILES)("a new colleague's account ($profile profile)", ({ profi
     await page.getByRole("link", { name: "Open its workspaces" }).click();
     await page.getByRole("heading", { name: "Workspaces of ArchiSurance" }).waitFor();
 
+    // Enrols two-factor on the settings page: the key beside the QR code, a first code, the recovery codes.
+    await page.goto(`${server.base}/settings`);
+    const twoFactor = page.getByRole("region", { name: "Two-factor authentication" });
+    await twoFactor.getByRole("button", { name: "Turn on two-factor" }).click();
+    await twoFactor.getByLabel("Your password").fill(FIRST_PASSWORD);
+    await twoFactor.getByRole("button", { name: "Continue" }).click();
+    await twoFactor.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
+    const secret = ((await twoFactor.locator(".secret-key").textContent()) ?? "").replace(/\s+/g, "");
+    await twoFactor.getByLabel("Code from the app").fill(totpCode(secret, new Date()));
+    await twoFactor.getByRole("button", { name: "Turn on" }).click();
+    await twoFactor.getByRole("list", { name: "Recovery codes" }).getByRole("listitem").first().waitFor();
+    await twoFactor.getByRole("button", { name: "I have saved them" }).click();
+    await twoFactor.getByText(/^On: signing in asks for a code/).waitFor();
+    await page.goto(`${server.base}/`);
+    await page.getByRole("heading", { name: "Workspaces of ArchiSurance" }).waitFor();
+
     // Signs out.
     await page.getByRole("button", { name: /Nora Newbie/ }).click();
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -140,7 +157,12 @@ describe.each(PROFILES)("a new colleague's account ($profile profile)", ({ profi
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("alert").waitFor();
     expect(new URL(page.url()).pathname).toBe("/login");
-    await signIn(page, server.base, username, NEW_PASSWORD);
+    // The new password, then the second step: the reset kept two-factor on.
+    await page.getByLabel("Password").fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.getByRole("heading", { name: "Two-factor authentication" }).waitFor();
+    await page.getByLabel("Authentication code").fill(totpCode(secret, new Date(Date.now() + 30_000)));
+    await page.getByRole("button", { name: "Verify" }).click();
     await page.getByRole("heading", { name: "Workspaces of ArchiSurance" }).waitFor();
 
     // The link worked once: opened again, it says so.
