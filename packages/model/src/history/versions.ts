@@ -78,10 +78,12 @@ export async function getVersion(ctx: RequestContext, ws: string, id: string, on
   return toVersion(rows[0]);
 }
 
-/** Deletes a version (owners only): the history it named stays. */
+/** Deletes a version (owners, and admins of the session profile, who act as owners): the history it named stays. */
 export async function deleteVersion({ ctx, input }: Verb<{ versionId: string }>): Promise<void> {
   requireCapability(ctx, "model:write");
-  if (ctx.role !== "owner") throw new AppError("FORBIDDEN", "Only an owner of the organization deletes versions");
+  if (ctx.role !== "owner" && ctx.role !== "admin") {
+    throw new AppError("FORBIDDEN", "Only an owner of the organization deletes versions");
+  }
   const ws = requireWorkspace(ctx);
   await getVersion(ctx, ws, input.versionId);
   await ctx.database.rows(sql`delete from workspace_versions where workspace_id = ${ws} and id = ${input.versionId}`);

@@ -10,9 +10,10 @@ import {
   teamMembers,
   teams,
   users,
+  workspaceVersions,
 } from "@ams/db";
 import { must } from "@ams/shared/testing";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { sha256Hex } from "../../src/auth/secrets.ts";
 import type { ControlContext } from "../../src/context.ts";
 import { consentToken } from "../../src/oauth/pending.ts";
@@ -72,8 +73,21 @@ export function createFixtures(h: Harness, ownerToken: string) {
       return post("/api/relationships", { type: "Association", source, target });
     },
     view: () => post("/api/views", { name: unique("V") }),
-    /** A version naming the workspace's current revision. */
-    version: (ws: string) => post(`/api/workspaces/${ws}/versions`, { name: unique("Version") }),
+    /**
+     * A version naming the workspace's current revision, written in the database: the caller's home workspace may be
+     * in another organization than the fixtures' token (the session profile's platform admin of a suspended one).
+     */
+    async version(ws: string) {
+      const [row] = await h.db
+        .insert(workspaceVersions)
+        .values({
+          workspaceId: ws,
+          revision: sql`(select revision from workspaces where id = ${ws})`,
+          name: unique("V"),
+        })
+        .returning({ id: workspaceVersions.id });
+      return must(row, "the fixture version").id;
+    },
     /** An element and the revision of the change that created it. */
     async createdElement() {
       const res = await h.call("POST", "/api/elements", { as, body: { name: unique("E"), type: "Node" } });
