@@ -131,7 +131,9 @@ async function setUp() {
       login.headers.getSetCookie().find((c) => c.startsWith("access_token=")),
       "the access token cookie",
     ).split(";")[0] as string;
-    const call = (method: string, path: string) => fetch(`${base}${path}`, { method, headers: { cookie } });
+    // A cookie-authenticated write carries the page's Origin, as a browser's does (the gateway's CSRF rule).
+    const call = (method: string, path: string) =>
+      fetch(`${base}${path}`, { method, headers: { cookie, origin: new URL(base).origin } });
     expect((await call("POST", `/api/organizations/${big.orgId}/activate`)).status).toBe(200);
     /** Asks for a rebuild of a workspace through the API: 202 with the job (the wait is 0). */
     const rebuild = async (workspaceId: string) => {
