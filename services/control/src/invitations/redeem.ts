@@ -1,4 +1,4 @@
-import { type Database, invitations, memberships, organizations, users } from "@ams/db";
+import { type Database, invitations, memberships, organizations, type Tx, users } from "@ams/db";
 import { AppError } from "@ams/shared";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Principal } from "../auth/principal.ts";
@@ -83,23 +83,7 @@ export async function acceptInvitation(database: Database, token: string, princi
   if (!found.organizationEnabled) throw new AppError("FORBIDDEN", "This organization is suspended");
   const email = found.invitation.email.toLowerCase();
   return database.db.transaction(async (tx) => {
-    const [claimed] = await tx
-      .update(invitations)
-      .set({ acceptedAt: now, acceptedBy: principal.userId })
-      .where(
-        and(
-          eq(invitations.id, found.invitation.id),
-          isNull(invitations.acceptedAt),
-          isNull(invitations.revokedAt),
-          gt(invitations.expiresAt, now),
-          sql`lower(${invitations.email}) = ${email}`,
-        ),
-      )
-      .returning({ organizationId: invitations.organizationId, role: invitations.role });
-    if (!claimed) {
-      const [current] = await tx.select().from(invitations).where(eq(invitations.id, found.invitation.id));
-      throw (current && goneReason(current, now)) ?? new AppError("GONE", "This invitation can no longer be used");
-    }
+    const claimed = await claimInvitation(tx, found.invitation.id, email, principal.userId, now);
     const inserted = await tx
       .insert(memberships)
       .values({ organizationId: claimed.organizationId, userId: principal.userId, role: claimed.role, createdAt: now })
@@ -114,4 +98,27 @@ export async function acceptInvitation(database: Database, token: string, princi
       .where(and(eq(memberships.organizationId, claimed.organizationId), eq(memberships.userId, principal.userId)));
     return { organization_id: claimed.organizationId, role: existing?.role ?? claimed.role, already_member: true };
   });
+}
+
+/**
+ * The compare-and-swap claim of an invitation for a user, inside the caller's transaction: of any number of
+ * concurrent claims one wins; the others get the reason the invitation can no longer be used (410).
+ */
+export async function claimInvitation(tx: Tx, invitationId: string, email: string, userId: string, now: Date) {
+  const [claimed] = await tx
+    .update(invitations)
+    .set({ acceptedAt: now, acceptedBy: userId })
+    .where(
+      and(
+        eq(invitations.id, invitationId),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+        gt(invitations.expiresAt, now),
+        sql`lower(${invitations.email}) = ${email}`,
+      ),
+    )
+    .returning({ organizationId: invitations.organizationId, role: invitations.role });
+  if (claimed) return claimed;
+  const [current] = await tx.select().from(invitations).where(eq(invitations.id, invitationId));
+  throw (current && goneReason(current, now)) ?? new AppError("GONE", "This invitation can no longer be used");
 }

@@ -5,7 +5,7 @@ import { recordAuditEvent } from "../audit/record.ts";
 import { createLocalUser } from "../auth/create-user.ts";
 import { normalizeUsername, type UserRow } from "../auth/users.ts";
 import { isUniqueViolation } from "../http/db-errors.ts";
-import { goneReason, notFound } from "./redeem.ts";
+import { claimInvitation, goneReason, notFound } from "./redeem.ts";
 import type { RegisterInput } from "./schemas.ts";
 import { invitationTokenHash, looksLikeInvitationToken } from "./tokens.ts";
 
@@ -56,23 +56,7 @@ export async function registerFromInvitation(
         email,
         emailVerified: true,
       });
-      const [claimed] = await tx
-        .update(invitations)
-        .set({ acceptedAt: now, acceptedBy: user.id })
-        .where(
-          and(
-            eq(invitations.id, found.invitation.id),
-            isNull(invitations.acceptedAt),
-            isNull(invitations.revokedAt),
-            gt(invitations.expiresAt, now),
-            sql`lower(${invitations.email}) = ${email}`,
-          ),
-        )
-        .returning({ organizationId: invitations.organizationId, role: invitations.role });
-      if (!claimed) {
-        const [current] = await tx.select().from(invitations).where(eq(invitations.id, found.invitation.id));
-        throw (current && goneReason(current, now)) ?? new AppError("GONE", "This invitation can no longer be used");
-      }
+      const claimed = await claimInvitation(tx, found.invitation.id, email, user.id, now);
       await tx
         .insert(memberships)
         .values({ organizationId: claimed.organizationId, userId: user.id, role: claimed.role, createdAt: now });
