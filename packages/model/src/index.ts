@@ -7,6 +7,7 @@ export * from "./elements/get.ts";
 export * from "./elements/list.ts";
 export * from "./elements/schemas.ts";
 export * from "./elements/update.ts";
+export * from "./events/index.ts";
 export * from "./exchange/index.ts";
 export * from "./folders/list.ts";
 export * from "./generate/generate-model.ts";
