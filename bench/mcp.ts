@@ -92,7 +92,7 @@ export async function benchMcp() {
       mcpGet!.median <= 1.5 * restGet!.median,
     );
     report(
-      "MCP tools/list (48 tools), median",
+      "MCP tools/list, median",
       mcpList!.median,
       restGet!.median,
       "<= 1.5 x REST",

@@ -62,6 +62,8 @@ const MUTATIONS: Record<string, Record<string, unknown>> = {
   auto_layout_view: { view_id: "id-x" },
   create_workspace: { name: "W" },
   rebuild_graph: {},
+  create_version: { name: "V" },
+  revert_change: { revision: 1 },
 };
 
 describe("roles", () => {

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-  test("names the 37 tools of the specification and the ones issue 14 added", async () => {
+  test("names the 37 tools of the specification and the ones issues 14 and 23 added", async () => {
     const { tools } = await client.listTools();
     expect(SPEC_TOOLS).toHaveLength(37);
     expect(tools.map((t) => t.name).sort()).toEqual([...SPEC_TOOLS, ...ADDED_TOOLS].sort());

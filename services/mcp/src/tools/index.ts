@@ -8,6 +8,7 @@ import { elementTools } from "./elements.ts";
 import { exchangeTools } from "./exchange.ts";
 import { WorkspaceId } from "./fields.ts";
 import { graphTools } from "./graph.ts";
+import { historyTools } from "./history.ts";
 import { metamodelTools } from "./metamodel.ts";
 import { propertyDefinitionTools } from "./property-definitions.ts";
 import { relationshipTools } from "./relationships.ts";
@@ -15,7 +16,7 @@ import { viewContentTools } from "./view-contents.ts";
 import { viewTools } from "./views.ts";
 import { workspaceTools } from "./workspace.ts";
 
-/** The 37 tools of SPEC.md "MCP endpoint", and those issue 14 added for assistants. */
+/** The 37 tools of SPEC.md "MCP endpoint", those issue 14 added for assistants, and issue 23's history tools. */
 const DEFINED: readonly AnyTool[] = [
   ...workspaceTools,
   ...metamodelTools,
@@ -27,6 +28,7 @@ const DEFINED: readonly AnyTool[] = [
   ...propertyDefinitionTools,
   ...exchangeTools,
   ...graphTools,
+  ...historyTools,
 ];
 
 /** Tools about the organization or the metamodel, not one workspace's model: they take no workspace_id. */

@@ -39,7 +39,10 @@ export const SPEC_TOOLS = [
   "save_model",
 ];
 
-/** Tools added for assistants (issue 14): round trips saved, metamodel questions, pictures, other workspaces. */
+/** Issue 23's tools over the change log: history, versions, diff and revert. Called in history-tools.test.ts. */
+export const HISTORY_TOOLS = ["get_history", "list_versions", "create_version", "diff_versions", "revert_change"];
+
+/** Tools added for assistants (issue 14, and issue 23's history tools): round trips saved, metamodel questions, pictures, other workspaces. */
 export const ADDED_TOOLS = [
   "list_metamodel_element_types",
   "get_allowed_relationships",
@@ -52,6 +55,7 @@ export const ADDED_TOOLS = [
   "rebuild_graph",
   "list_dashboards",
   "run_dashboard",
+  ...HISTORY_TOOLS,
 ];
 
 export const ALL_TOOLS = [...SPEC_TOOLS, ...ADDED_TOOLS];
