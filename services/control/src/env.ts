@@ -106,6 +106,19 @@ const EnvSchema = z.object({
     .min(1)
     .max(100 * 365)
     .default(365),
+  /**
+   * How long the change log keeps field-level detail (days); unset keeps everything. Older detail is compacted
+   * hourly (history/compaction.ts), keeping what versions need.
+   */
+  HISTORY_RETENTION_DAYS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100 * 365)
+      .optional(),
+  ),
   /** External identity provider (Keycloak-compatible OIDC); checked for completeness in sso/config.ts. */
   /** The built browser UI; default apps/web/dist of this checkout. */
   WEB_DIR: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),

@@ -6,6 +6,7 @@ import { createControlApp } from "./app.ts";
 import { startAuditPurge } from "./audit/purge.ts";
 import { parseEnv } from "./env.ts";
 import { createHttpUpstream, remoteHealthProbes } from "./gateway/http-upstream.ts";
+import { startHistoryCompaction } from "./history/compaction.ts";
 import { seedDemoModel } from "./seed/demo-model.ts";
 import { seedAccounts } from "./seed/index.ts";
 import { createIdentityProviderDeps } from "./sso/index.ts";
@@ -49,6 +50,9 @@ const stopAuditPurge = startAuditPurge({
   clock: () => new Date(),
   log,
 });
+const stopHistoryCompaction = env.HISTORY_RETENTION_DAYS
+  ? startHistoryCompaction({ database, retentionDays: env.HISTORY_RETENTION_DAYS, clock: () => new Date(), log })
+  : () => {};
 const tokens = createServiceTokens(keys);
 const local = await composeStandalone({ env, database, tokens, split: Boolean(env.TENANT_URL), log });
 const metrics = createServiceMetrics("control");
@@ -82,6 +86,7 @@ runHttpService({
   stopWork: (deadline) => local.stopWork(deadline),
   close: async () => {
     stopAuditPurge();
+    stopHistoryCompaction();
     await local.close();
     await database.close();
   },

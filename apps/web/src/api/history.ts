@@ -25,6 +25,8 @@ export type ChangeGroupHeader = {
   via: { kind: ViaKind; name: string | null };
   request_id: string | null;
   summary: string;
+  /** Retention (HISTORY_RETENTION_DAYS) dropped its fields before and after; who, when and what remain. */
+  detail_compacted: boolean;
 };
 
 export type WorkspaceChange = ChangeGroupHeader & {

@@ -41,7 +41,10 @@ function ChangeItem(props: { item: WorkspaceChange; editable: boolean; onUndelet
           <li class="muted">and {item.object_count - item.objects.length} more</li>
         ) : null}
       </ul>
-      {props.editable && deletes ? (
+      {item.detail_compacted ? (
+        <p class="muted small">The detail of this change was removed by history retention; it cannot be undone.</p>
+      ) : null}
+      {props.editable && deletes && !item.detail_compacted ? (
         <button type="button" class="small" onClick={() => props.onUndelete(item)}>
           Undelete
         </button>

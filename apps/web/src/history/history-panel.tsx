@@ -85,7 +85,10 @@ export function HistoryPanel(props: { kind: HistoryObjectKind; id: string; edita
             <p class="muted small">{item.summary}</p>
             <FieldChanges fields={item.fields} />
             {item.parts ? <Parts parts={item.parts} /> : null}
-            {props.editable && item.op !== "delete" ? (
+            {item.detail_compacted ? (
+              <p class="muted small">Field detail removed by history retention (who and when are kept).</p>
+            ) : null}
+            {props.editable && item.op !== "delete" && !item.detail_compacted ? (
               <button type="button" class="small" onClick={() => setRestoring(item)}>
                 Restore this state
               </button>

@@ -1,3 +1,4 @@
+import type { DbOrTx } from "@ams/db";
 import { sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { buildDiff, type Touched } from "./diff-build.ts";
@@ -11,7 +12,13 @@ import { asRow, currentRows, type Kind, type Row } from "./tables.ts";
  * else the current row. Nothing else of the model is loaded, so the cost follows the changes, not the model's size
  * (and it holds where retention kept only what versions need).
  */
-export async function touchedBetween(ctx: RequestContext, ws: string, lo: number, hi: number): Promise<Touched[]> {
+export async function touchedBetween(
+  ctx: RequestContext,
+  ws: string,
+  lo: number,
+  hi: number,
+  on?: DbOrTx,
+): Promise<Touched[]> {
   const rows = await ctx.database.rows<{ kind: Kind; object_id: string; at_lo: unknown; at_hi: unknown }>(
     sql`with t as (
           select distinct kind, object_id from change_entries
@@ -24,6 +31,7 @@ export async function touchedBetween(ctx: RequestContext, ws: string, lo: number
            where e.workspace_id = ${ws} and e.kind = t.kind and e.object_id = t.object_id and e.revision > ${hi}
            order by e.revision, e.seq limit 1) as at_hi
         from t`,
+    on,
   );
   const out: (Touched & { current: boolean })[] = [];
   const needCurrent = new Map<Kind, string[]>();
@@ -41,7 +49,7 @@ export async function touchedBetween(ctx: RequestContext, ws: string, lo: number
   }
   const current = new Map<string, Row>();
   for (const [kind, ids] of needCurrent) {
-    for (const [id, row] of await currentRows(ctx.database, ws, kind, ids)) current.set(`${kind}:${id}`, row);
+    for (const [id, row] of await currentRows(ctx.database, ws, kind, ids, on)) current.set(`${kind}:${id}`, row);
   }
   for (const t of out) {
     if (t.current) t.hi = current.get(`${t.kind}:${t.objectId}`) ?? null;
@@ -49,27 +57,41 @@ export async function touchedBetween(ctx: RequestContext, ws: string, lo: number
   return out;
 }
 
-/** GET /api/workspaces/:id/diff: what differs between two points of the workspace's history. */
+/**
+ * GET /api/workspaces/:id/diff: what differs between two points of the workspace's history. The points are resolved
+ * and the log read in one snapshot, so a retention compaction committing meanwhile is seen wholly or not at all.
+ */
 export async function diffRevisions({ ctx, input }: Verb<DiffQuery>): Promise<ModelDiff> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
-  const from = await resolvePoint(ctx, ws, "from", input.from, { allowCurrent: true });
-  const to = await resolvePoint(ctx, ws, "to", input.to ?? "current", { allowCurrent: true });
-  return diffPoints(ctx, ws, from, to);
+  return ctx.database.db.transaction(
+    async (tx) => {
+      const from = await resolvePoint(ctx, ws, "from", input.from, { allowCurrent: true }, tx);
+      const to = await resolvePoint(ctx, ws, "to", input.to ?? "current", { allowCurrent: true }, tx);
+      return diffPoints(ctx, ws, from, to, tx);
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
 }
 
-export async function diffPoints(ctx: RequestContext, ws: string, from: Point, to: Point): Promise<ModelDiff> {
+export async function diffPoints(
+  ctx: RequestContext,
+  ws: string,
+  from: Point,
+  to: Point,
+  on?: DbOrTx,
+): Promise<ModelDiff> {
   const lo = Math.min(from.revision, to.revision);
   const hi = Math.max(from.revision, to.revision);
-  const touched = await touchedBetween(ctx, ws, lo, hi);
+  const touched = await touchedBetween(ctx, ws, lo, hi, on);
   // Oriented from `from` to `to` (a later `from` compares backwards).
   const oriented = from.revision <= to.revision ? touched : touched.map((t) => ({ ...t, lo: t.hi, hi: t.lo }));
-  const names = await currentNames(ctx, ws, oriented);
+  const names = await currentNames(ctx, ws, oriented, on);
   return { from, to, ...buildDiff(oriented, names) };
 }
 
 /** Names of the elements, views and property definitions the diff refers to without having touched them. */
-async function currentNames(ctx: RequestContext, ws: string, touched: Touched[]) {
+async function currentNames(ctx: RequestContext, ws: string, touched: Touched[], on?: DbOrTx) {
   const ids = new Set<string>();
   for (const t of touched) {
     const row = t.hi ?? t.lo;
@@ -87,6 +109,7 @@ async function currentNames(ctx: RequestContext, ws: string, touched: Touched[])
         union all select id, name from views where workspace_id = ${ws} and id in (select json_array_elements_text(${list}::json))
         union all select id, name from property_definitions
           where workspace_id = ${ws} and id in (select json_array_elements_text(${list}::json))`,
+    on,
   );
   return new Map(rows.map((r) => [r.id, r.name]));
 }

@@ -93,7 +93,10 @@ async function objectHistory(ctx: RequestContext, subject: Subject, input: Histo
     const self = own.find((e) => e.kind === subject.kind);
     const fields: FieldDiff[] = self ? fieldChanges(self.before, self.after) : [];
     for (const e of own) if (e.kind === "property_value") fields.push(propertyChange(e, defs));
-    const item: ObjectChange = { ...toHeader(g), op: self?.op ?? "update", fields };
+    const header = toHeader(g);
+    // In a compacted group an entry a version needs keeps its detail; the others show who and when only.
+    const compacted = header.detail_compacted && own.every((e) => e.before === null && e.after === null);
+    const item: ObjectChange = { ...header, detail_compacted: compacted, op: self?.op ?? "update", fields };
     if (subject.kind === "view") {
       item.parts = own.filter((e) => e.kind === "node" || e.kind === "connection").map((e) => partChange(e, names));
     }

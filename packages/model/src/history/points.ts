@@ -1,3 +1,4 @@
+import type { DbOrTx } from "@ams/db";
 import { AppError } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import type { RequestContext } from "../context.ts";
@@ -7,9 +8,10 @@ import { getVersion, isVersionId } from "./versions.ts";
 export type Point = { revision: number; version: { id: string; name: string } | null };
 
 /** The workspace's current revision and how far retention compacted its history. */
-export async function historyBounds(ctx: RequestContext, ws: string) {
+export async function historyBounds(ctx: RequestContext, ws: string, on?: DbOrTx) {
   const [row] = await ctx.database.rows<{ revision: string | number; compacted: string | number }>(
     sql`select revision, history_compacted_through as compacted from workspaces where id = ${ws}`,
+    on,
   );
   if (!row) throw new AppError("NOT_FOUND", `Workspace '${ws}' not found`);
   return { current: Number(row.revision), compacted: Number(row.compacted) };
@@ -29,21 +31,22 @@ export async function resolvePoint(
   field: string,
   ref: string,
   opts: { allowCurrent: boolean },
+  on?: DbOrTx,
 ): Promise<Point> {
-  const bounds = await historyBounds(ctx, ws);
+  const bounds = await historyBounds(ctx, ws, on);
   if (ref === "current") {
     if (!opts.allowCurrent) throw invalid(field, "'current' is not allowed here");
     return { revision: bounds.current, version: null };
   }
   if (isVersionId(ref)) {
-    const v = await getVersion(ctx, ws, ref);
+    const v = await getVersion(ctx, ws, ref, on);
     return { revision: v.revision, version: { id: v.id, name: v.name } };
   }
   if (!/^\d{1,15}$/.test(ref)) throw invalid(field, `'${ref}' is neither a version id nor a revision number`);
   const revision = Number(ref);
   if (revision > bounds.current)
     throw invalid(field, `revision ${revision} is beyond the workspace's current revision ${bounds.current}`);
-  await requireReconstructable(ctx, ws, field, revision, bounds.compacted);
+  await requireReconstructable(ctx, ws, field, revision, bounds.compacted, on);
   return { revision, version: null };
 }
 
@@ -54,10 +57,12 @@ export async function requireReconstructable(
   field: string,
   revision: number,
   compacted: number,
+  on?: DbOrTx,
 ) {
   if (revision >= compacted) return;
   const named = await ctx.database.rows(
     sql`select 1 from workspace_versions where workspace_id = ${ws} and revision = ${revision} limit 1`,
+    on,
   );
   if (named.length === 0)
     throw invalid(

@@ -11,11 +11,13 @@ export type GroupRow = {
   via_name: string | null;
   request_id: string | null;
   summary: string;
+  detail_compacted: boolean;
 };
 
-/** The columns of a GroupRow, of change_groups aliased g. */
+/** The columns of a GroupRow, of change_groups aliased g (compacted: at or below the workspace's retention mark). */
 export const groupColumns = sql`g.revision, g.created_at, g.actor_id, g.actor_name, g.via_kind, g.via_name,
-  g.request_id, g.summary`;
+  g.request_id, g.summary,
+  g.revision <= (select w.history_compacted_through from workspaces w where w.id = g.workspace_id) as detail_compacted`;
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
@@ -26,6 +28,7 @@ export const toHeader = (row: GroupRow): ChangeGroupHeader => ({
   via: { kind: row.via_kind, name: row.via_name },
   request_id: row.request_id,
   summary: row.summary,
+  detail_compacted: Boolean(row.detail_compacted),
 });
 
 /** Keys a history never shows as a changed field: identity and storage order. */

@@ -57,6 +57,12 @@ export const ChangeGroupHeader = z.object({
   via: ViaOut,
   request_id: z.string().nullable(),
   summary: z.string().describe("One line saying what the change did"),
+  detail_compacted: z
+    .boolean()
+    .describe(
+      "True when retention (HISTORY_RETENTION_DAYS) dropped this change's field-level detail: who, when, the way in, " +
+        "the summary and the objects touched remain; fields before and after do not",
+    ),
 });
 export type ChangeGroupHeader = z.infer<typeof ChangeGroupHeader>;
 

@@ -19,6 +19,8 @@ export async function restoreVersion({ ctx, input }: Verb<{ version: string }>):
   const version = await getVersion(ctx, ws, input.version);
   const summary = `Restored version '${version.name}' (revision ${version.revision})`;
   return withChange(ctx, { summary }, async (tx, change) => {
+    // Again under the workspace row's lock: a version deleted meanwhile no longer keeps its detail from retention.
+    await getVersion(ctx, ws, input.version, tx);
     await insertVersion(
       ctx,
       ws,
@@ -60,6 +62,8 @@ export async function restoreObject({
   await requireReconstructable(ctx, ws, "revision", input.revision, bounds.compacted);
   const summary = `Restored ${word.toLowerCase()} '${input.id}' to revision ${input.revision}`;
   return withChange(ctx, { summary }, async (tx, change) => {
+    // Again under the workspace row's lock, which a retention compaction takes to move its mark.
+    await requireReconstructable(ctx, ws, "revision", input.revision, (await historyBounds(ctx, ws, tx)).compacted, tx);
     const states = await statesAfter(ctx.database, ws, input.revision, { kind: input.kind, objectId: input.id }, tx);
     const own = states.get(`${input.kind}:${input.id}`);
     const exists = await ctx.database.rows(

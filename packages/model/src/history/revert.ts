@@ -27,16 +27,19 @@ export async function revertChange({ ctx, input }: Verb<{ revision: number }>): 
   if (!group) throw new AppError("NOT_FOUND", `No change with revision ${input.revision} in this workspace`);
   const summary = `Reverted revision ${input.revision}: ${group.summary}`.slice(0, 500);
   return withChange(ctx, { summary }, async (tx, change) => {
+    // Read under the workspace row's lock (held since the group opened): a retention compaction is wholly before.
+    const { compacted } = await historyBounds(ctx, ws, tx);
+    if (input.revision <= compacted)
+      throw new AppError(
+        "CONFLICT",
+        `Revision ${input.revision}'s detail is no longer kept (HISTORY_RETENTION_DAYS compacted the history through ` +
+          `revision ${compacted}): restore a version instead`,
+      );
     const rows = await ctx.database.rows<{ kind: Kind; object_id: string; before: unknown }>(
       sql`select distinct on (kind, object_id) kind, object_id, before from change_entries
           where workspace_id = ${ws} and revision = ${input.revision} order by kind, object_id, seq`,
       tx,
     );
-    if (rows.length === 0)
-      throw new AppError(
-        "CONFLICT",
-        `Revision ${input.revision}'s detail is no longer kept (HISTORY_RETENTION_DAYS): restore a version instead`,
-      );
     const keys = JSON.stringify(rows.map((r) => `${r.kind}:${r.object_id}`));
     const later = await ctx.database.rows<{ kind: string; object_id: string; revisions: (string | number)[] }>(
       sql`select kind, object_id, array_agg(distinct revision order by revision) as revisions from change_entries

@@ -61,4 +61,9 @@ const objectName = sql`coalesce(
       where x.workspace_id = e.workspace_id and x.id = coalesce(e.after, e.before)->>'relationship_id')
     when 'property_value' then (select d.name from property_definitions d
       where d.workspace_id = e.workspace_id and d.id = coalesce(e.after, e.before)->>'definition_id')
+    -- retention dropped the entry's detail: the object's current name, if it still exists
+    when 'element' then (select x.name from elements x where x.workspace_id = e.workspace_id and x.id = e.object_id)
+    when 'relationship' then (select x.name from relationships x
+      where x.workspace_id = e.workspace_id and x.id = e.object_id)
+    when 'view' then (select x.name from views x where x.workspace_id = e.workspace_id and x.id = e.object_id)
   end)`;
