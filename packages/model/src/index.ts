@@ -1,3 +1,5 @@
+export * from "./analysis/impact.ts";
+export * from "./analysis/impact-schemas.ts";
 export * from "./connections/write.ts";
 export * from "./context.ts";
 export * from "./demo/demo-model.ts";

@@ -227,6 +227,27 @@ test("list answers stay small: documentation cut, summary and fields, page size"
   expect(textOf(bad)).toContain("fields.0");
 });
 
+test("analyze_impact answers what depends on a node, by layer with paths; bad depth is an isError result", async () => {
+  const m = await smallModel();
+  const impact = await structured("analyze_impact", { element_id: m.node, depth: 3 });
+  expect(impact.layers.map((l: { layer: string }) => l.layer)).toEqual(["Business", "Application"]);
+  const process = impact.layers[0].elements[0];
+  expect(process.id).toBe(m.process);
+  expect(process.path_types).toEqual(["Serving", "Realization", "Serving"]);
+  const up = await structured("analyze_impact", {
+    element_id: m.process,
+    direction: "dependencies",
+    relationship_types: ["Assignment"],
+  });
+  expect(up.layers.flatMap((l: { elements: { id: string }[] }) => l.elements.map((e) => e.id))).toEqual([m.actor]);
+  const bad = (await client.callTool({
+    name: "analyze_impact",
+    arguments: { element_id: m.node, depth: 9 },
+  })) as CallToolResult;
+  expect(bad.isError).toBe(true);
+  expect(textOf(bad)).toContain("depth");
+});
+
 test("every added tool was called (the graph and history tools in their own files)", () => {
   expect(workspaceId).toBeTruthy();
   const elsewhere = [...GRAPH_TOOLS, ...HISTORY_TOOLS];

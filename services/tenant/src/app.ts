@@ -22,6 +22,7 @@ import {
 } from "@ams/shared/http";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { type TenantEnv, verifyServiceToken } from "./middleware/service-auth.ts";
+import { registerAnalysisRoutes } from "./routes/analysis.ts";
 import { registerChangeLogRoutes } from "./routes/change-log.ts";
 import { registerDashboardRoutes } from "./routes/dashboards.ts";
 import { registerElementRoutes } from "./routes/elements.ts";
@@ -124,6 +125,7 @@ export function createTenantApp(deps: TenantDeps) {
   registerViewRoutes(app);
   registerPropertyDefinitionRoutes(app);
   registerHistoryRoutes(app);
+  registerAnalysisRoutes(app);
   registerChangeLogRoutes(app);
   registerGraphRoutes(app, deps.graph);
   registerExploreRoutes(app, deps.graph);

@@ -224,6 +224,8 @@ export const requests: Record<string, Builder> = {
     p(`/api/elements/${real ? await f.element() : missing}/relationships`),
   "GET /api/folders": async () => p("/api/folders"),
   "GET /api/elements/:id/views": async (f, _c, real) => p(`/api/elements/${real ? await f.element() : missing}/views`),
+  "GET /api/elements/:id/impact": async (f, _c, real) =>
+    p(`/api/elements/${real ? await f.element() : missing}/impact?direction=both&depth=2`),
   "POST /api/elements/:id/restore": async (f, _c, real) => {
     const created = real ? await f.createdElement() : { id: missing, revision: 1 };
     return p(`/api/elements/${created.id}/restore`, { revision: created.revision });
@@ -258,6 +260,10 @@ export const requests: Record<string, Builder> = {
   "GET /api/views/:id/image": async (f, _c, real) =>
     // The PNG drawn on the server: the role matrix runs the rasterizer, not only the SVG.
     p(`/api/views/${real ? await f.view() : missing}/image?format=png&scale=0.5`),
+  "POST /api/views/:id/elements": async (f, _c, real) =>
+    real
+      ? p(`/api/views/${await f.view()}/elements`, { element_ids: [await f.element()] })
+      : p(`/api/views/${missing}/elements`, { element_ids: [missing] }),
   "POST /api/views/:id/nodes": async (f, _c, real) =>
     real
       ? p(`/api/views/${await f.view()}/nodes`, { element_id: await f.element() })

@@ -2,6 +2,7 @@ import { inWorkspace } from "@ams/model";
 import { roleHas } from "@ams/shared";
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { analysisTools } from "./analysis.ts";
 import { arrangeTools } from "./arrange.ts";
 import type { AnyTool, ToolCall } from "./define.ts";
 import { elementTools } from "./elements.ts";
@@ -29,6 +30,7 @@ const DEFINED: readonly AnyTool[] = [
   ...exchangeTools,
   ...graphTools,
   ...historyTools,
+  ...analysisTools,
 ];
 
 /** Tools about the organization or the metamodel, not one workspace's model: they take no workspace_id. */

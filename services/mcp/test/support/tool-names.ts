@@ -56,6 +56,7 @@ export const ADDED_TOOLS = [
   "list_dashboards",
   "run_dashboard",
   ...HISTORY_TOOLS,
+  "analyze_impact",
 ];
 
 export const ALL_TOOLS = [...SPEC_TOOLS, ...ADDED_TOOLS];

@@ -1,0 +1,49 @@
+import { analyzeImpact, IMPACT_MAX_DEPTH, ImpactResult } from "@ams/model";
+import { z } from "zod";
+import { data, defineTool, READ } from "./define.ts";
+import { ElementId } from "./fields.ts";
+
+/** Analysis of the model: impact, derived relationships, plateau gaps (the REST routes' verbs). */
+export const analysisTools = [
+  defineTool({
+    name: "analyze_impact",
+    title: "What depends on an element (impact analysis)",
+    description:
+      "The elements affected when an element changes or fails (direction 'dependents', the default), those it " +
+      "depends on ('dependencies'), or both, up to `depth` relationships away, each with its shortest path (the " +
+      "relationship types along it), grouped by ArchiMate layer. Dependency follows ArchiMate's meaning: serving, " +
+      "realization, assignment, triggering, flow and influence carry a change from source to target; composition, " +
+      "aggregation, access and specialization from target to source; associations only when listed in relationship_types.",
+    input: z.strictObject({
+      element_id: ElementId,
+      direction: z
+        .enum(["dependents", "dependencies", "both"])
+        .default("dependents")
+        .describe(
+          "dependents (default): what is affected when this element changes (what depends on it); dependencies: " +
+            "what it depends on; both",
+        ),
+      depth: z
+        .number()
+        .int()
+        .min(1)
+        .max(IMPACT_MAX_DEPTH)
+        .default(3)
+        .describe(`How many relationships away to look, 1 to ${IMPACT_MAX_DEPTH} (default 3)`),
+      relationship_types: z
+        .array(z.string().min(1).max(100))
+        .max(11)
+        .optional()
+        .describe("Only follow these relationship types (e.g. ['Serving', 'Realization']); default all"),
+    }),
+    output: ImpactResult,
+    annotations: READ,
+    run: async ({ ctx }, { element_id, direction, depth, relationship_types }) =>
+      data(
+        await analyzeImpact({
+          ctx,
+          input: { id: element_id, direction, depth, types: relationship_types?.join(",") },
+        }),
+      ),
+  }),
+];
