@@ -7,6 +7,11 @@ export type ErrorCode =
   | "TWO_FACTOR_REQUIRED"
   | "NOT_FOUND"
   | "CONFLICT"
+  /**
+   * The object changed since the caller read it (a stale If-Match, or MCP's expected_revision): the error carries the
+   * object as it is now (`current`), so the caller can merge instead of overwriting.
+   */
+  | "PRECONDITION_FAILED"
   | "GONE"
   | "PAYLOAD_TOO_LARGE"
   /** A body of a content type the route does not take (an import sent as text/plain). */
@@ -23,6 +28,7 @@ export const httpStatus = {
   TWO_FACTOR_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -39,6 +45,7 @@ export const errorTitle = {
   TWO_FACTOR_REQUIRED: "Two-factor authentication required",
   NOT_FOUND: "Not found",
   CONFLICT: "Conflict",
+  PRECONDITION_FAILED: "Precondition failed",
   GONE: "Gone",
   PAYLOAD_TOO_LARGE: "Payload too large",
   UNSUPPORTED_MEDIA_TYPE: "Unsupported media type",
@@ -80,10 +87,17 @@ export class AppError extends Error {
   readonly see?: Pointer;
   /** The message without its pointer. */
   readonly bare: string;
+  /** PRECONDITION_FAILED: the object as it is now (REST answers it as the 412 body, MCP in the tool error). */
+  readonly current?: { revision: number };
   constructor(
     code: ErrorCode,
     message: string,
-    opts: { errors?: FieldError[]; headers?: Record<string, string>; see?: Pointer } = {},
+    opts: {
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+      see?: Pointer;
+      current?: { revision: number };
+    } = {},
   ) {
     super(opts.see ? `${message} (see ${POINTERS[opts.see].rest})` : message);
     this.name = "AppError";
@@ -92,6 +106,7 @@ export class AppError extends Error {
     this.headers = opts.headers;
     this.see = opts.see;
     this.bare = message;
+    this.current = opts.current;
   }
 }
 

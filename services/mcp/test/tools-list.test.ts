@@ -70,8 +70,8 @@ describe("tools/list", () => {
     expect(props("get_element")).toEqual(["element_id"]);
     expect(props("get_relationship")).toEqual(["relationship_id"]);
     expect(props("get_view")).toEqual(["view_id"]);
-    expect(props("delete_node").sort()).toEqual(["node_id", "view_id"]);
-    expect(props("delete_connection").sort()).toEqual(["connection_id", "view_id"]);
+    expect(props("delete_node").sort()).toEqual(["expected_revision", "node_id", "view_id"]);
+    expect(props("delete_connection").sort()).toEqual(["connection_id", "expected_revision", "view_id"]);
     expect(props("get_property_definition")).toEqual(["definition_id"]);
     expect(props("activate_workspace")).toEqual(["workspace_id"]);
     expect(props("list_elements")).toEqual(expect.arrayContaining(["type", "name", "limit"]));

@@ -6,9 +6,16 @@ import { deleteDanglingConnections } from "../cascade.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
 import { withChange } from "../history/change.ts";
+import type { ExpectedRevision } from "../history/expect.ts";
 import { newId } from "../ids.ts";
 import { getRelationshipRow } from "../relationships/internal.ts";
-import { type ConnectionRow, connectionColumns, getViewRow, toConnection } from "../views/internal.ts";
+import {
+  type ConnectionRow,
+  connectionColumns,
+  expectConnection,
+  getViewRow,
+  toConnection,
+} from "../views/internal.ts";
 import type { ViewConnection } from "../views/outputs.ts";
 import type { CreateConnectionInput, UpdateConnectionInput } from "../views/schemas.ts";
 
@@ -68,12 +75,15 @@ export async function createConnection({
 export async function updateConnection({
   ctx,
   input,
-}: Verb<UpdateConnectionInput & { view_id: string; id: string }>): Promise<z.infer<typeof ViewConnection>> {
+}: Verb<UpdateConnectionInput & { view_id: string; id: string } & ExpectedRevision>): Promise<
+  z.infer<typeof ViewConnection>
+> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  const [row] = await withChange(ctx, { summary: `Changed connection '${input.id}'` }, (tx) =>
-    database.rows<ConnectionRow>(
+  const [row] = await withChange(ctx, { summary: `Changed connection '${input.id}'` }, async (tx) => {
+    await expectConnection(database, tx, ws, input.view_id, input.id, input.expected_revision);
+    return database.rows<ConnectionRow>(
       sql`update connections set
           bendpoints = ${input.bendpoints === undefined ? sql`bendpoints` : sql`${input.bendpoints.length ? JSON.stringify(input.bendpoints) : null}::jsonb`},
           label = ${input.label === undefined ? sql`label` : sql`${input.label}`},
@@ -81,18 +91,22 @@ export async function updateConnection({
         where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id}
         returning ${connectionColumns}`,
       tx,
-    ),
-  );
+    );
+  });
   if (!row) throw notFound("Connection", input.id);
   return toConnection(row);
 }
 
 /** Deletes the connection and any connection attached to it. */
-export async function deleteConnection({ ctx, input }: Verb<{ view_id: string; id: string }>): Promise<void> {
+export async function deleteConnection({
+  ctx,
+  input,
+}: Verb<{ view_id: string; id: string } & ExpectedRevision>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
   await withChange(ctx, { summary: `Removed connection '${input.id}'` }, async (tx) => {
+    await expectConnection(database, tx, ws, input.view_id, input.id, input.expected_revision);
     const [gone] = await database.rows(
       sql`delete from connections where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id} returning id`,
       tx,

@@ -1,6 +1,8 @@
 import type { Database, DbOrTx } from "@ams/db";
 import { AppError, type ElementType, invalid, notFound, resolveElementType } from "@ams/shared";
 import { sql } from "drizzle-orm";
+import { expectRevision } from "../history/expect.ts";
+import { readProperties } from "../properties/values.ts";
 import type { Properties } from "../schemas.ts";
 import type { Element } from "./schemas.ts";
 
@@ -38,6 +40,16 @@ export async function getElementRow(database: Database, workspaceId: string, id:
   );
   if (!row) throw notFound("Element", id);
   return row;
+}
+
+/** expectRevision for an element: refused with the element as it is now (its properties included). */
+export function expectElement(database: Database, tx: DbOrTx, ws: string, id: string, expected: number | undefined) {
+  return expectRevision(database, tx, { table: "elements", workspaceId: ws, id, what: "Element" }, expected, async () =>
+    toElement(
+      await getElementRow(database, ws, id, tx),
+      (await readProperties(database, ws, "element", id, tx)).get(id),
+    ),
+  );
 }
 
 /** Model identifiers are unique across every kind of object of a workspace (they are xs:IDs in the export). */

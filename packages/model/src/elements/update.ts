@@ -2,18 +2,30 @@ import { AppError } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { withChange } from "../history/change.ts";
+import { type ExpectedRevision, expectRevision } from "../history/expect.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
 import { assertRelationshipsStillValid } from "../relationships/internal.ts";
 import { clearI18n } from "../sql.ts";
-import { type ElementRow, elementColumns, getElementRow, parseElementType, toElement } from "./internal.ts";
+import {
+  type ElementRow,
+  elementColumns,
+  expectElement,
+  getElementRow,
+  parseElementType,
+  toElement,
+} from "./internal.ts";
 import type { Element, UpdateElementInput } from "./schemas.ts";
 
-export async function updateElement({ ctx, input }: Verb<UpdateElementInput & { id: string }>): Promise<Element> {
+export async function updateElement({
+  ctx,
+  input,
+}: Verb<UpdateElementInput & { id: string } & ExpectedRevision>): Promise<Element> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const type = input.type !== undefined ? parseElementType(input.type) : undefined;
   const { database } = ctx;
   return withChange(ctx, { summary: `Updated element '${input.id}'` }, async (tx, change) => {
+    await expectElement(database, tx, ws, input.id, input.expected_revision);
     const current = await getElementRow(database, ws, input.id, tx);
     change.summary =
       input.name !== undefined && input.name !== current.name

@@ -6,8 +6,9 @@ import { deleteDanglingConnections } from "../cascade.ts";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree, getElementRow } from "../elements/internal.ts";
 import { withChange } from "../history/change.ts";
+import type { ExpectedRevision } from "../history/expect.ts";
 import { newId } from "../ids.ts";
-import { getNodeRow, getViewRow, type NodeRow, nodeColumns, toNode } from "../views/internal.ts";
+import { expectNode, getNodeRow, getViewRow, type NodeRow, nodeColumns, toNode } from "../views/internal.ts";
 import type { ViewNode } from "../views/outputs.ts";
 import type { CreateNodeInput, UpdateNodeInput } from "../views/schemas.ts";
 import { type Box, placeNode } from "./placement.ts";
@@ -79,11 +80,12 @@ export async function createNode({
 export async function updateNode({
   ctx,
   input,
-}: Verb<UpdateNodeInput & { view_id: string; id: string }>): Promise<z.infer<typeof ViewNode>> {
+}: Verb<UpdateNodeInput & { view_id: string; id: string } & ExpectedRevision>): Promise<z.infer<typeof ViewNode>> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
   return withChange(ctx, { summary: `Changed node '${input.id}'` }, async (tx, change) => {
+    await expectNode(database, tx, ws, input.view_id, input.id, input.expected_revision);
     const cur = await getNodeRow(database, ws, input.view_id, input.id, tx);
     change.summary = nodeChangeSummary(cur, input, await shownName(database, tx, ws, cur));
     if (input.parent_id) await assertNotOwnAncestor(database, tx, ws, input.view_id, input.id, input.parent_id);
@@ -126,12 +128,16 @@ async function assertNotOwnAncestor(
 }
 
 /** Deletes the node, its nested nodes (cascade) and every connection attached to them. */
-export async function deleteNode({ ctx, input }: Verb<{ view_id: string; id: string }>): Promise<void> {
+export async function deleteNode({
+  ctx,
+  input,
+}: Verb<{ view_id: string; id: string } & ExpectedRevision>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
   await withChange(ctx, { summary: `Removed node '${input.id}'` }, async (tx, change) => {
     const view = await getViewRow(database, ws, input.view_id, tx);
+    await expectNode(database, tx, ws, input.view_id, input.id, input.expected_revision);
     change.summary = `Removed node '${input.id}' from view '${view.name}'`;
     const [gone] = await database.rows(
       sql`delete from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id} returning id`,

@@ -1,8 +1,10 @@
+import type { DbOrTx } from "@ams/db";
 import { AppError, first, invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
 import { withChange } from "../history/change.ts";
+import { type ExpectedRevision, expectRevision } from "../history/expect.ts";
 import { newId } from "../ids.ts";
 import { type ListWindow, readWindow } from "../list-shape.ts";
 import type { PropertyDefinitionPage } from "../pages.ts";
@@ -69,6 +71,12 @@ async function getRow(
   return row;
 }
 
+/** expectRevision for a property definition: refused with the definition as it is now. */
+function expectDefinition(ctx: RequestContext, tx: DbOrTx, ws: string, id: string, expected: number | undefined) {
+  const target = { table: "property_definitions", workspaceId: ws, id, what: "Property definition" } as const;
+  return expectRevision(ctx.database, tx, target, expected, async () => toDefinition(await getRow(ctx, ws, id, tx)));
+}
+
 export async function getPropertyDefinition({ ctx, input }: Verb<{ id: string }>): Promise<PropertyDefinition> {
   requireCapability(ctx, "model:read");
   return toDefinition(await getRow(ctx, requireWorkspace(ctx), input.id));
@@ -121,10 +129,11 @@ function refuseSystem(row: DefinitionRow, verb: string) {
 export async function updatePropertyDefinition({
   ctx,
   input,
-}: Verb<UpdatePropertyDefinitionInput & { id: string }>): Promise<PropertyDefinition> {
+}: Verb<UpdatePropertyDefinitionInput & { id: string } & ExpectedRevision>): Promise<PropertyDefinition> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   return withChange(ctx, { summary: `Updated property definition '${input.id}'` }, async (tx, change) => {
+    await expectDefinition(ctx, tx, ws, input.id, input.expected_revision);
     const cur = await getRow(ctx, ws, input.id, tx);
     change.summary = `Updated property definition '${cur.name}'`;
     refuseSystem(cur, "changed");
@@ -176,10 +185,11 @@ async function assertValuesFit(
 }
 
 /** Deleting a definition removes its values on every object (foreign-key cascade). */
-export async function deletePropertyDefinition({ ctx, input }: Verb<{ id: string }>): Promise<void> {
+export async function deletePropertyDefinition({ ctx, input }: Verb<{ id: string } & ExpectedRevision>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   await withChange(ctx, { summary: `Deleted property definition '${input.id}'` }, async (tx, change) => {
+    await expectDefinition(ctx, tx, ws, input.id, input.expected_revision);
     const cur = await getRow(ctx, ws, input.id, tx);
     change.summary = `Deleted property definition '${cur.name}'`;
     refuseSystem(cur, "deleted");

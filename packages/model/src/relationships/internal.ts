@@ -10,6 +10,8 @@ import {
   resolveRelationshipType,
 } from "@ams/shared";
 import { sql } from "drizzle-orm";
+import { expectRevision } from "../history/expect.ts";
+import { readProperties } from "../properties/values.ts";
 import type { Properties } from "../schemas.ts";
 import { withArticle } from "../words.ts";
 import type { Relationship } from "./schemas.ts";
@@ -56,6 +58,23 @@ export function parseRelationshipType(input: string, path = "type"): Relationshi
     );
   }
   return type;
+}
+
+/** expectRevision for a relationship: refused with the relationship as it is now (its properties included). */
+export function expectRelationship(
+  database: Database,
+  tx: DbOrTx,
+  ws: string,
+  id: string,
+  expected: number | undefined,
+) {
+  const target = { table: "relationships", workspaceId: ws, id, what: "Relationship" } as const;
+  return expectRevision(database, tx, target, expected, async () =>
+    toRelationship(
+      await getRelationshipRow(database, ws, id, tx),
+      (await readProperties(database, ws, "relationship", id, tx)).get(id),
+    ),
+  );
 }
 
 export async function getRelationshipRow(database: Database, ws: string, id: string, on?: DbOrTx) {

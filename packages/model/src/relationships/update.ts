@@ -2,12 +2,14 @@ import { invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { withChange } from "../history/change.ts";
+import type { ExpectedRevision } from "../history/expect.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
 import { clearI18n } from "../sql.ts";
 import {
   assertAllowed,
   assertAttributesFit,
   endpointType,
+  expectRelationship,
   getRelationshipRow,
   parseRelationshipType,
   type RelationshipRow,
@@ -19,11 +21,12 @@ import type { Relationship, UpdateRelationshipInput } from "./schemas.ts";
 export async function updateRelationship({
   ctx,
   input,
-}: Verb<UpdateRelationshipInput & { id: string }>): Promise<Relationship> {
+}: Verb<UpdateRelationshipInput & { id: string } & ExpectedRevision>): Promise<Relationship> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
   return withChange(ctx, { summary: `Updated relationship '${input.id}'` }, async (tx, change) => {
+    await expectRelationship(database, tx, ws, input.id, input.expected_revision);
     const cur = await getRelationshipRow(database, ws, input.id, tx);
     change.summary = `Updated ${cur.type} relationship '${cur.name || cur.id}'`;
     const type =

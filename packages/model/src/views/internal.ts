@@ -1,6 +1,8 @@
 import type { Bendpoint, ConnectionStyle, Database, DbOrTx, NodeStyle } from "@ams/db";
 import { findViewpoint, invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
+import { expectRevision } from "../history/expect.ts";
+import { readProperties } from "../properties/values.ts";
 import type { Properties } from "../schemas.ts";
 
 export type ViewRow = {
@@ -106,6 +108,47 @@ export function nodeTree(rows: NodeRow[]): ViewNode[] {
     (parent ? parent.children : roots).push(node);
   }
   return roots;
+}
+
+/** expectRevision for a view (its name, viewpoint, documentation, properties): refused with the view as it is now. */
+export function expectView(database: Database, tx: DbOrTx, ws: string, id: string, expected: number | undefined) {
+  return expectRevision(database, tx, { table: "views", workspaceId: ws, id, what: "View" }, expected, async () =>
+    toView(await getViewRow(database, ws, id, tx), (await readProperties(database, ws, "view", id, tx)).get(id)),
+  );
+}
+
+/** expectRevision for a node of a view: refused with the node as it is now (without its children). */
+export function expectNode(
+  database: Database,
+  tx: DbOrTx,
+  ws: string,
+  viewId: string,
+  id: string,
+  expected: number | undefined,
+) {
+  return expectRevision(database, tx, { table: "view_nodes", workspaceId: ws, id, what: "Node" }, expected, async () =>
+    toNode(await getNodeRow(database, ws, viewId, id, tx)),
+  );
+}
+
+/** expectRevision for a connection of a view: refused with the connection as it is now. */
+export function expectConnection(
+  database: Database,
+  tx: DbOrTx,
+  ws: string,
+  viewId: string,
+  id: string,
+  expected: number | undefined,
+) {
+  const target = { table: "connections", workspaceId: ws, id, what: "Connection" } as const;
+  return expectRevision(database, tx, target, expected, async () => {
+    const [row] = await database.rows<ConnectionRow>(
+      sql`select ${connectionColumns} from connections where workspace_id = ${ws} and view_id = ${viewId} and id = ${id}`,
+      tx,
+    );
+    if (!row) throw notFound("Connection", id);
+    return toConnection(row);
+  });
 }
 
 export async function getViewRow(database: Database, ws: string, id: string, on?: DbOrTx) {

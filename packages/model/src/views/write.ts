@@ -4,10 +4,11 @@ import { deleteFolderItems } from "../cascade.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
 import { withChange } from "../history/change.ts";
+import type { ExpectedRevision } from "../history/expect.ts";
 import { newId } from "../ids.ts";
 import { deleteProperties, readProperties, writeProperties } from "../properties/values.ts";
 import { clearI18n } from "../sql.ts";
-import { getViewRow, parseViewpoint, toView, type ViewRow, viewColumns } from "./internal.ts";
+import { expectView, getViewRow, parseViewpoint, toView, type ViewRow, viewColumns } from "./internal.ts";
 import type { ViewSummary } from "./outputs.ts";
 import type { CreateViewInput, UpdateViewInput } from "./schemas.ts";
 
@@ -32,12 +33,16 @@ export async function createView({ ctx, input }: Verb<CreateViewInput>): Promise
   });
 }
 
-export async function updateView({ ctx, input }: Verb<UpdateViewInput & { id: string }>): Promise<ViewSummary> {
+export async function updateView({
+  ctx,
+  input,
+}: Verb<UpdateViewInput & { id: string } & ExpectedRevision>): Promise<ViewSummary> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const viewpoint = parseViewpoint(input.viewpoint);
   const { database } = ctx;
   return withChange(ctx, { summary: `Updated view '${input.id}'` }, async (tx, change) => {
+    await expectView(database, tx, ws, input.id, input.expected_revision);
     const cur = await getViewRow(database, ws, input.id, tx);
     change.summary =
       input.name !== undefined && input.name !== cur.name
@@ -63,11 +68,12 @@ export async function updateView({ ctx, input }: Verb<UpdateViewInput & { id: st
 }
 
 /** Deletes the view with its nodes and connections (foreign-key cascade). */
-export async function deleteView({ ctx, input }: Verb<{ id: string }>): Promise<void> {
+export async function deleteView({ ctx, input }: Verb<{ id: string } & ExpectedRevision>): Promise<void> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
   await withChange(ctx, { summary: `Deleted view '${input.id}'` }, async (tx, change) => {
+    await expectView(database, tx, ws, input.id, input.expected_revision);
     const [gone] = await database.rows<{ name: string }>(
       sql`delete from views where workspace_id = ${ws} and id = ${input.id} returning name`,
       tx,

@@ -3,6 +3,7 @@
 export * from "./access-log.ts";
 export * from "./body-limit.ts";
 export * from "./errors.ts";
+export * from "./etag.ts";
 export * from "./metrics.ts";
 export * from "./openapi.ts";
 export * from "./problem.ts";

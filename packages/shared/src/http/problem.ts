@@ -4,6 +4,7 @@ import type { ZodError } from "zod";
 import { AppError, type FieldError, toProblem } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { zodFieldErrors } from "../zod-errors.ts";
+import { etagOf } from "./etag.ts";
 
 /**
  * One error (AppError, a database refusal, Hono's HTTPException or anything else) as application/problem+json.
@@ -12,6 +13,13 @@ import { zodFieldErrors } from "../zod-errors.ts";
  */
 export function problemResponse(err: unknown, log?: Logger): Response {
   const mapped = err instanceof HTTPException ? fromHttpException(err) : err;
+  // A stale If-Match: the answer is the object as it is now (its own schema) with its ETag, ready to merge and resend.
+  if (mapped instanceof AppError && mapped.code === "PRECONDITION_FAILED" && mapped.current) {
+    return new Response(JSON.stringify(mapped.current), {
+      status: 412,
+      headers: { "content-type": "application/json", etag: etagOf(mapped.current.revision) },
+    });
+  }
   const problem = toProblem(mapped);
   if (problem.status === 500) log?.error("unhandled error", { err });
   const headers = new Headers({ "content-type": "application/problem+json" });

@@ -1,5 +1,6 @@
-import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
+import { etagOf, expectedRevisionOf } from "./etag.ts";
 import { jsonContent, noContent, problemDoc, problemResponses } from "./openapi.ts";
 
 type Schema = z.ZodType;
@@ -66,10 +67,21 @@ export type RouteContract<
   commonProblems?: boolean;
   /** Reached without credentials: the OpenAPI operation says so (`security: []`). */
   public?: boolean;
+  /** A GET of one workspace object: the answer carries the object's ETag (etagOf its revision). */
+  etag?: true;
+  /**
+   * A PUT, PATCH or DELETE of one workspace object that takes If-Match: the handler gets the expected revision as
+   * `expectedRevision` (a malformed header is a 400 before it runs) and hands it to the verb, which compares it in
+   * the write's transaction. The schema is the object's: a stale tag answers 412 with the object as it is now.
+   */
+  ifMatch?: Schema;
 };
 
-/** The validated input of one request, as the contract declared it. */
-export type RouteInput<P, Q, B> = { params: Infer<P>; query: Infer<Q>; body: Infer<B> };
+/**
+ * The validated input of one request, as the contract declared it. `expectedRevision`: the revision If-Match names,
+ * for a contract with `ifMatch` (undefined without the header or with `*`).
+ */
+export type RouteInput<P, Q, B> = { params: Infer<P>; query: Infer<Q>; body: Infer<B>; expectedRevision?: number };
 
 const ANSWER = Symbol("answer");
 
@@ -130,6 +142,41 @@ export function openApiRoute(
           content: Object.fromEntries(Object.entries(contract.rawBody).map(([m, s]) => [m, { schema: s }])),
         }
       : undefined;
+  const etagHeader = {
+    ETag: { description: "The object's entity tag: its revision in quotes", schema: { type: "string" } },
+  };
+  const responses: Record<string, unknown> = {
+    ...responsesOf(contract.output),
+    ...(contract.commonProblems === false ? {} : problemResponses),
+    ...problems,
+  };
+  if (contract.etag || contract.ifMatch) {
+    const ok = String((contract.output && !("raw" in contract.output) && contract.output.status) || 200);
+    if (responses[ok] && ok !== "204") responses[ok] = { ...(responses[ok] as object), headers: etagHeader };
+  }
+  if (contract.ifMatch) {
+    responses[412] = {
+      ...jsonContent(
+        contract.ifMatch,
+        "If-Match named an older revision: someone changed the object meanwhile. The body is the object as it is " +
+          "now and the ETag its tag; merge, then send again with that tag",
+      ),
+      headers: etagHeader,
+    };
+    responses[400] = problemDoc("Malformed request (invalid JSON, or an If-Match that is not one strong tag or *)");
+  }
+  const headers = contract.ifMatch
+    ? z.object({
+        "if-match": z
+          .string()
+          .optional()
+          .openapi({
+            description:
+              'The ETag of the object as the caller last read it (e.g. "42"): the write happens only if the object ' +
+              "is still at that revision, else 412. * or no header: the write happens whatever the revision",
+          }),
+      })
+    : undefined;
   return createRoute({
     method: contract.method,
     path: contract.path,
@@ -141,12 +188,9 @@ export function openApiRoute(
       ...(contract.params ? { params: contract.params as z.ZodObject } : {}),
       ...(contract.query ? { query: contract.query as z.ZodObject } : {}),
       ...(body ? { body: body as never } : {}),
+      ...(headers ? { headers } : {}),
     },
-    responses: {
-      ...responsesOf(contract.output),
-      ...(contract.commonProblems === false ? {} : problemResponses),
-      ...problems,
-    },
+    responses: responses as never,
   });
 }
 
@@ -184,9 +228,14 @@ export function registerRoute<
       params: contract.params ? valid("param") : undefined,
       query: contract.query ? valid("query") : undefined,
       body: contract.body ? bodyOf(c, contract.body, contract.bodyOptional, valid) : undefined,
+      ...(contract.ifMatch ? { expectedRevision: expectedRevisionOf(c.req.header("if-match")) } : {}),
     } as RouteInput<P, Q, B>;
     const result: unknown = await handler(c, input);
     if (!output) return c.body(null, 204);
+    const revision = (isAnswer(result) ? result.body : result) as { revision?: unknown } | null;
+    if ((contract.etag || contract.ifMatch) && typeof revision?.revision === "number") {
+      c.header("ETag", etagOf(revision.revision));
+    }
     if (!json) {
       if (!(result instanceof Response)) throw new Error(`${where} declares a raw output but did not build a Response`);
       return result;

@@ -30,8 +30,15 @@ export async function callTool(call: ToolCall, name: string, args: unknown, log:
 /** A refusal as a tool error result whose text is exactly the `detail` REST would answer. */
 function refusal(err: unknown): CallToolResult {
   const problem = toProblem(err, "mcp");
+  // A stale expected_revision: the object as it is now, in the text (for a model that reads only text) and as data.
+  const current = err instanceof AppError ? err.current : undefined;
   return {
-    content: [{ type: "text", text: problem.detail }],
+    content: [
+      {
+        type: "text",
+        text: current ? `${problem.detail}\nCurrent object: ${JSON.stringify(current)}` : problem.detail,
+      },
+    ],
     isError: true,
     // The REST status and code, so a client can tell "forbidden" from "not found" without parsing text.
     _meta: {
@@ -39,6 +46,7 @@ function refusal(err: unknown): CallToolResult {
         code: problem.code,
         status: problem.status,
         ...(problem.errors ? { errors: problem.errors } : {}),
+        ...(current ? { current } : {}),
       },
     },
   };

@@ -15,7 +15,7 @@ import {
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
-import { counts, described, ElementId, LIST_LIMIT, pageArguments, pagingNote } from "./fields.ts";
+import { counts, described, ElementId, expectedRevision, LIST_LIMIT, pageArguments, pagingNote } from "./fields.ts";
 import { Element, ElementList, RelationshipList, TypeList, ViewReferenceList } from "./outputs.ts";
 import { RELATIONSHIP_SHAPE } from "./relationships.ts";
 
@@ -97,7 +97,7 @@ export const elementTools = [
     input: described(UpdateElementInput, {
       ...elementFields,
       type: "New ArchiMate element type (exchange or display name)",
-    }).extend({ element_id: ElementId }),
+    }).extend({ element_id: ElementId, ...expectedRevision }),
     output: Element,
     annotations: UPDATE,
     run: async ({ ctx }, { element_id, ...fields }) =>
@@ -108,10 +108,10 @@ export const elementTools = [
     title: "Delete an element",
     description:
       "Deletes an element together with its relationships (and relationships attached to those), its nodes in every view and their connections.",
-    input: z.strictObject({ element_id: ElementId }),
+    input: z.strictObject({ element_id: ElementId, ...expectedRevision }),
     annotations: DELETE,
-    run: async ({ ctx }, { element_id }) => {
-      await deleteElement({ ctx, input: { id: element_id } });
+    run: async ({ ctx }, { element_id, expected_revision }) => {
+      await deleteElement({ ctx, input: { id: element_id, expected_revision } });
       return text(`Deleted element '${element_id}' with its relationships and view nodes.`);
     },
   }),

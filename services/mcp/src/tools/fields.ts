@@ -20,6 +20,23 @@ export const WorkspaceId = z
   .max(200)
   .describe("Id of a workspace of your organization (from list_workspaces)");
 
+/**
+ * The optional `expected_revision` of every tool that updates or deletes one object: optimistic concurrency, as
+ * If-Match is on REST.
+ */
+export const expectedRevision = {
+  expected_revision: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      "The object's revision as you last read it (its `revision` field): the change is made only if nobody changed " +
+        "the object since; otherwise a tool error gives the object as it is now, to merge your change into and retry " +
+        "with its revision. Omit to change it whatever its revision",
+    ),
+};
+
 /** The page size of the model lists (list_elements, list_relationships, list_views). */
 export const LIST_LIMIT = { default: 500, max: 10_000 } as const;
 

@@ -10,7 +10,7 @@ import {
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
-import { counts, DefinitionId, described, pageArguments, pagingNote } from "./fields.ts";
+import { counts, DefinitionId, described, expectedRevision, pageArguments, pagingNote } from "./fields.ts";
 import { DefinitionList, LIST_ALLOWED_VALUES_CAP, PropertyDefinition } from "./outputs.ts";
 
 const DEFINITIONS_LIMIT = { default: 200, max: 1000 } as const;
@@ -72,7 +72,10 @@ export const propertyDefinitionTools = [
     title: "Update a property definition",
     description:
       "Renames a property definition or changes its type (every stored value must fit the new type). System definitions are refused.",
-    input: described(UpdatePropertyDefinitionInput, definitionFields).extend({ definition_id: DefinitionId }),
+    input: described(UpdatePropertyDefinitionInput, definitionFields).extend({
+      definition_id: DefinitionId,
+      ...expectedRevision,
+    }),
     output: PropertyDefinition,
     annotations: UPDATE,
     run: async ({ ctx }, { definition_id, ...fields }) =>
@@ -82,10 +85,10 @@ export const propertyDefinitionTools = [
     name: "delete_property_definition",
     title: "Delete a property definition",
     description: "Deletes a property definition and its value on every object. System definitions are refused.",
-    input: z.strictObject({ definition_id: DefinitionId }),
+    input: z.strictObject({ definition_id: DefinitionId, ...expectedRevision }),
     annotations: DELETE,
-    run: async ({ ctx }, { definition_id }) => {
-      await deletePropertyDefinition({ ctx, input: { id: definition_id } });
+    run: async ({ ctx }, { definition_id, expected_revision }) => {
+      await deletePropertyDefinition({ ctx, input: { id: definition_id, expected_revision } });
       return text(`Deleted property definition '${definition_id}' and its values.`);
     },
   }),

@@ -14,7 +14,15 @@ import {
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
-import { counts, described, LIST_LIMIT, pageArguments, pagingNote, RelationshipId } from "./fields.ts";
+import {
+  counts,
+  described,
+  expectedRevision,
+  LIST_LIMIT,
+  pageArguments,
+  pagingNote,
+  RelationshipId,
+} from "./fields.ts";
 import { Relationship, RelationshipList, TypeList, ViewReferenceList } from "./outputs.ts";
 
 const VIEWS_LIMIT = { default: 100, max: 1000 } as const;
@@ -116,7 +124,7 @@ export const relationshipTools = [
       type: `New relationship type (${TYPES})`,
       source: "New source element (or relationship) id",
       target: "New target element (or relationship) id",
-    }).extend({ relationship_id: RelationshipId }),
+    }).extend({ relationship_id: RelationshipId, ...expectedRevision }),
     output: Relationship,
     annotations: UPDATE,
     run: async ({ ctx }, { relationship_id, ...fields }) =>
@@ -126,10 +134,10 @@ export const relationshipTools = [
     name: "delete_relationship",
     title: "Delete a relationship",
     description: "Deletes a relationship, relationships attached to it, and the connections that draw them in views.",
-    input: z.strictObject({ relationship_id: RelationshipId }),
+    input: z.strictObject({ relationship_id: RelationshipId, ...expectedRevision }),
     annotations: DELETE,
-    run: async ({ ctx }, { relationship_id }) => {
-      await deleteRelationship({ ctx, input: { id: relationship_id } });
+    run: async ({ ctx }, { relationship_id, expected_revision }) => {
+      await deleteRelationship({ ctx, input: { id: relationship_id, expected_revision } });
       return text(`Deleted relationship '${relationship_id}' and the connections drawing it.`);
     },
   }),

@@ -12,7 +12,7 @@ import {
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, text, UPDATE } from "./define.ts";
-import { ConnectionId, described, NodeId, ViewId } from "./fields.ts";
+import { ConnectionId, described, expectedRevision, NodeId, ViewId } from "./fields.ts";
 import { ViewConnection, ViewNode } from "./outputs.ts";
 
 const geometry = {
@@ -64,7 +64,7 @@ export const viewContentTools = [
     name: "update_node",
     title: "Move, resize or restyle a node",
     description: "Changes the given fields of a view node (position, size, label, parent, style) and keeps the others.",
-    input: described(UpdateNodeInput, nodeFields).extend({ view_id: ViewId, node_id: NodeId }),
+    input: described(UpdateNodeInput, nodeFields).extend({ view_id: ViewId, node_id: NodeId, ...expectedRevision }),
     output: ViewNode,
     annotations: UPDATE,
     run: async ({ ctx }, { node_id, ...fields }) => data(await updateNode({ ctx, input: { ...fields, id: node_id } })),
@@ -74,10 +74,10 @@ export const viewContentTools = [
     title: "Remove a node from a view",
     description:
       "Removes a node, the nodes nested in it and their connections from the view. The element stays in the model.",
-    input: z.strictObject({ view_id: ViewId, node_id: NodeId }),
+    input: z.strictObject({ view_id: ViewId, node_id: NodeId, ...expectedRevision }),
     annotations: DELETE,
-    run: async ({ ctx }, { view_id, node_id }) => {
-      await deleteNode({ ctx, input: { view_id, id: node_id } });
+    run: async ({ ctx }, { view_id, node_id, expected_revision }) => {
+      await deleteNode({ ctx, input: { view_id, id: node_id, expected_revision } });
       return text(`Removed node '${node_id}' (and its nested nodes and connections) from view '${view_id}'.`);
     },
   }),
@@ -102,7 +102,11 @@ export const viewContentTools = [
     name: "update_connection",
     title: "Update a connection",
     description: "Changes the bend points, label or style of a connection and keeps the others.",
-    input: described(UpdateConnectionInput, connectionFields).extend({ view_id: ViewId, connection_id: ConnectionId }),
+    input: described(UpdateConnectionInput, connectionFields).extend({
+      view_id: ViewId,
+      connection_id: ConnectionId,
+      ...expectedRevision,
+    }),
     output: ViewConnection,
     annotations: UPDATE,
     run: async ({ ctx }, { connection_id, ...fields }) =>
@@ -113,10 +117,10 @@ export const viewContentTools = [
     title: "Remove a connection from a view",
     description:
       "Removes a connection (and connections attached to it) from the view. The relationship stays in the model.",
-    input: z.strictObject({ view_id: ViewId, connection_id: ConnectionId }),
+    input: z.strictObject({ view_id: ViewId, connection_id: ConnectionId, ...expectedRevision }),
     annotations: DELETE,
-    run: async ({ ctx }, { view_id, connection_id }) => {
-      await deleteConnection({ ctx, input: { view_id, id: connection_id } });
+    run: async ({ ctx }, { view_id, connection_id, expected_revision }) => {
+      await deleteConnection({ ctx, input: { view_id, id: connection_id, expected_revision } });
       return text(`Removed connection '${connection_id}' from view '${view_id}'.`);
     },
   }),

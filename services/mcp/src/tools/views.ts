@@ -14,7 +14,7 @@ import {
 } from "@ams/model";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
-import { counts, described, LIST_LIMIT, pageArguments, pagingNote, ViewId } from "./fields.ts";
+import { counts, described, expectedRevision, LIST_LIMIT, pageArguments, pagingNote, ViewId } from "./fields.ts";
 import { ViewDetail, ViewList, ViewSummary } from "./outputs.ts";
 
 const viewFields = {
@@ -75,7 +75,7 @@ export const viewTools = [
     title: "Update a view",
     description:
       "Changes the given fields of a view (name, viewpoint, documentation, properties) and keeps the others.",
-    input: described(UpdateViewInput, viewFields).extend({ view_id: ViewId }),
+    input: described(UpdateViewInput, viewFields).extend({ view_id: ViewId, ...expectedRevision }),
     output: ViewSummary,
     annotations: UPDATE,
     run: async ({ ctx }, { view_id, ...fields }) => data(await updateView({ ctx, input: { ...fields, id: view_id } })),
@@ -84,10 +84,10 @@ export const viewTools = [
     name: "delete_view",
     title: "Delete a view",
     description: "Deletes a view with its nodes and connections. The elements and relationships stay in the model.",
-    input: z.strictObject({ view_id: ViewId }),
+    input: z.strictObject({ view_id: ViewId, ...expectedRevision }),
     annotations: DELETE,
-    run: async ({ ctx }, { view_id }) => {
-      await deleteView({ ctx, input: { id: view_id } });
+    run: async ({ ctx }, { view_id, expected_revision }) => {
+      await deleteView({ ctx, input: { id: view_id, expected_revision } });
       return text(`Deleted view '${view_id}'; its elements and relationships remain in the model.`);
     },
   }),

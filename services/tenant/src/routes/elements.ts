@@ -55,6 +55,7 @@ export function registerElementRoutes(app: TenantApp) {
       tags,
       operationId: "getElement",
       params: IdParam,
+      etag: true,
       output: { schema: Element, description: "The element" },
     },
     (c, { params }) => getElement({ ctx: c.var.ctx, input: params }),
@@ -80,9 +81,11 @@ export function registerElementRoutes(app: TenantApp) {
       operationId: "updateElement",
       params: IdParam,
       body: UpdateElementInput,
+      ifMatch: Element,
       output: { schema: Element, description: "Updated" },
     },
-    (c, { params, body }) => updateElement({ ctx: c.var.ctx, input: { ...body, ...params } }),
+    (c, { params, body, expectedRevision }) =>
+      updateElement({ ctx: c.var.ctx, input: { ...body, ...params, expected_revision: expectedRevision } }),
   );
   registerRoute(
     app,
@@ -92,9 +95,10 @@ export function registerElementRoutes(app: TenantApp) {
       tags,
       operationId: "deleteElement",
       params: IdParam,
+      ifMatch: Element,
     },
-    async (c, { params }) => {
-      await deleteElement({ ctx: c.var.ctx, input: params });
+    async (c, { params, expectedRevision }) => {
+      await deleteElement({ ctx: c.var.ctx, input: { ...params, expected_revision: expectedRevision } });
     },
   );
   registerRoute(

@@ -35,6 +35,7 @@ export function registerPropertyDefinitionRoutes(app: TenantApp) {
       tags,
       operationId: "getPropertyDefinition",
       params: IdParam,
+      etag: true,
       output: { schema: Definition, description: "The definition" },
     },
     (c, { params }) => getPropertyDefinition({ ctx: c.var.ctx, input: params }),
@@ -59,10 +60,12 @@ export function registerPropertyDefinitionRoutes(app: TenantApp) {
       tags,
       operationId: "updatePropertyDefinition",
       params: IdParam,
+      ifMatch: Definition,
       body: UpdatePropertyDefinitionInput,
       output: { schema: Definition, description: "Updated" },
     },
-    (c, { params, body }) => updatePropertyDefinition({ ctx: c.var.ctx, input: { ...body, ...params } }),
+    (c, { params, body, expectedRevision }) =>
+      updatePropertyDefinition({ ctx: c.var.ctx, input: { ...body, ...params, expected_revision: expectedRevision } }),
   );
   registerRoute(
     app,
@@ -72,9 +75,10 @@ export function registerPropertyDefinitionRoutes(app: TenantApp) {
       tags,
       operationId: "deletePropertyDefinition",
       params: IdParam,
+      ifMatch: Definition,
     },
-    async (c, { params }) => {
-      await deletePropertyDefinition({ ctx: c.var.ctx, input: params });
+    async (c, { params, expectedRevision }) => {
+      await deletePropertyDefinition({ ctx: c.var.ctx, input: { ...params, expected_revision: expectedRevision } });
     },
   );
 }

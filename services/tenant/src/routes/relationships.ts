@@ -50,6 +50,7 @@ export function registerRelationshipRoutes(app: TenantApp) {
       tags,
       operationId: "getRelationship",
       params: IdParam,
+      etag: true,
       output: { schema: Relationship, description: "The relationship" },
     },
     (c, { params }) => getRelationship({ ctx: c.var.ctx, input: params }),
@@ -74,10 +75,12 @@ export function registerRelationshipRoutes(app: TenantApp) {
       tags,
       operationId: "updateRelationship",
       params: IdParam,
+      ifMatch: Relationship,
       body: UpdateRelationshipInput,
       output: { schema: Relationship, description: "Updated" },
     },
-    (c, { params, body }) => updateRelationship({ ctx: c.var.ctx, input: { ...body, ...params } }),
+    (c, { params, body, expectedRevision }) =>
+      updateRelationship({ ctx: c.var.ctx, input: { ...body, ...params, expected_revision: expectedRevision } }),
   );
   registerRoute(
     app,
@@ -87,9 +90,10 @@ export function registerRelationshipRoutes(app: TenantApp) {
       tags,
       operationId: "deleteRelationship",
       params: IdParam,
+      ifMatch: Relationship,
     },
-    async (c, { params }) => {
-      await deleteRelationship({ ctx: c.var.ctx, input: params });
+    async (c, { params, expectedRevision }) => {
+      await deleteRelationship({ ctx: c.var.ctx, input: { ...params, expected_revision: expectedRevision } });
     },
   );
   registerRoute(

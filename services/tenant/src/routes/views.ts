@@ -81,6 +81,7 @@ export function registerViewRoutes(app: TenantApp) {
       tags,
       operationId: "getView",
       params: IdParam,
+      etag: true,
       output: { schema: ViewDetail, description: "The view with its node tree and connections" },
     },
     (c, { params }) => getView({ ctx: c.var.ctx, input: params }),
@@ -105,10 +106,12 @@ export function registerViewRoutes(app: TenantApp) {
       tags,
       operationId: "updateView",
       params: IdParam,
+      ifMatch: ViewSummary,
       body: UpdateViewInput,
       output: { schema: ViewSummary, description: "Updated" },
     },
-    (c, { params, body }) => updateView({ ctx: c.var.ctx, input: { ...body, ...params } }),
+    (c, { params, body, expectedRevision }) =>
+      updateView({ ctx: c.var.ctx, input: { ...body, ...params, expected_revision: expectedRevision } }),
   );
   registerRoute(
     app,
@@ -118,9 +121,10 @@ export function registerViewRoutes(app: TenantApp) {
       tags,
       operationId: "deleteView",
       params: IdParam,
+      ifMatch: ViewSummary,
     },
-    async (c, { params }) => {
-      await deleteView({ ctx: c.var.ctx, input: params });
+    async (c, { params, expectedRevision }) => {
+      await deleteView({ ctx: c.var.ctx, input: { ...params, expected_revision: expectedRevision } });
     },
   );
   registerRoute(
@@ -144,10 +148,15 @@ export function registerViewRoutes(app: TenantApp) {
       tags,
       operationId: "updateNode",
       params: NodeParams,
+      ifMatch: ViewNode,
       body: UpdateNodeInput,
       output: { schema: ViewNode, description: "Updated" },
     },
-    (c, { params, body }) => updateNode({ ctx: c.var.ctx, input: { ...body, view_id: params.id, id: params.nodeId } }),
+    (c, { params, body, expectedRevision }) =>
+      updateNode({
+        ctx: c.var.ctx,
+        input: { ...body, view_id: params.id, id: params.nodeId, expected_revision: expectedRevision },
+      }),
   );
   registerRoute(
     app,
@@ -157,9 +166,11 @@ export function registerViewRoutes(app: TenantApp) {
       tags,
       operationId: "deleteNode",
       params: NodeParams,
+      ifMatch: ViewNode,
     },
-    async (c, { params }) => {
-      await deleteNode({ ctx: c.var.ctx, input: { view_id: params.id, id: params.nodeId } });
+    async (c, { params, expectedRevision }) => {
+      const input = { view_id: params.id, id: params.nodeId, expected_revision: expectedRevision };
+      await deleteNode({ ctx: c.var.ctx, input });
     },
   );
   registerRoute(
@@ -183,13 +194,14 @@ export function registerViewRoutes(app: TenantApp) {
       tags,
       operationId: "updateConnection",
       params: ConnParams,
+      ifMatch: ViewConnection,
       body: UpdateConnectionInput,
       output: { schema: ViewConnection, description: "Updated" },
     },
-    (c, { params, body }) =>
+    (c, { params, body, expectedRevision }) =>
       updateConnection({
         ctx: c.var.ctx,
-        input: { ...body, view_id: params.id, id: params.connectionId },
+        input: { ...body, view_id: params.id, id: params.connectionId, expected_revision: expectedRevision },
       }),
   );
   registerRoute(
@@ -200,9 +212,11 @@ export function registerViewRoutes(app: TenantApp) {
       tags,
       operationId: "deleteConnection",
       params: ConnParams,
+      ifMatch: ViewConnection,
     },
-    async (c, { params }) => {
-      await deleteConnection({ ctx: c.var.ctx, input: { view_id: params.id, id: params.connectionId } });
+    async (c, { params, expectedRevision }) => {
+      const input = { view_id: params.id, id: params.connectionId, expected_revision: expectedRevision };
+      await deleteConnection({ ctx: c.var.ctx, input });
     },
   );
 }

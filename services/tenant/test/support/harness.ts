@@ -88,8 +88,8 @@ export async function tenantHarness(
       caller,
       get: (p: string) => call(caller, "GET", p),
       post: (p: string, b?: unknown, hd?: Record<string, string>) => call(caller, "POST", p, b, hd),
-      put: (p: string, b?: unknown) => call(caller, "PUT", p, b),
-      delete: (p: string) => call(caller, "DELETE", p),
+      put: (p: string, b?: unknown, hd?: Record<string, string>) => call(caller, "PUT", p, b, hd),
+      delete: (p: string, hd?: Record<string, string>) => call(caller, "DELETE", p, undefined, hd),
     });
     return {
       orgId,
