@@ -2,7 +2,7 @@ import { AppError } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { withChange } from "../history/change.ts";
-import { type ExpectedRevision, expectRevision } from "../history/expect.ts";
+import type { ExpectedRevision } from "../history/expect.ts";
 import { readProperties, writeProperties } from "../properties/values.ts";
 import { assertRelationshipsStillValid } from "../relationships/internal.ts";
 import { clearI18n } from "../sql.ts";
