@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generateApiToken } from "../services/control/src/auth/api-token-format.ts";
 import { lookupApiToken } from "../services/control/src/auth/api-token-lookup.ts";
 import { resolveActive, resolveWorkspace } from "../services/control/src/gateway/resolve.ts";
+import { cachedStandings } from "../services/control/src/gateway/standing-cache.ts";
 
 /**
  * The query plans of the hot reads, on real PostgreSQL with a database the size of a busy one (two workspaces of
@@ -269,6 +270,26 @@ describe("the hot reads use indexes and read only what they answer", () => {
     expect(withTeams).toHaveLength(2);
     expect(withTeams[0]!.text).not.toMatch(/team_members|workspace_teams/);
     expect(withTeams[1]!.text).toMatch(/team_members/);
+  });
+
+  test("a remembered standing costs one primary-key lookup of the user's access counter per request", async () => {
+    // The cache keeps its database; each capture records through its own recording one.
+    let current: Database = database;
+    const through: Database = { ...database, rows: (query, on) => current.rows(query, on) };
+    const remembered = cachedStandings(through, {
+      active: (user, preferred) => resolveActive(current, user, preferred),
+      organization: () => Promise.resolve(null),
+      workspace: () => Promise.resolve(null),
+    });
+    const ask = (db: Database) => {
+      current = db;
+      return remembered.active("u-1234");
+    };
+    expect(await capture(ask)).toHaveLength(3);
+    const again = await capture(ask);
+    expect(again).toHaveLength(1);
+    expect(again[0]!.text).toMatch(/from access_versions where user_id =/);
+    expect(await checkPlans(again)).toEqual([]);
   });
 
   test("the check fails on a plan that scans a big table (the test can fail)", async () => {

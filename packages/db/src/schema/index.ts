@@ -1,3 +1,4 @@
+export * from "./access-versions.ts";
 export * from "./accounts.ts";
 export * from "./api-tokens.ts";
 export * from "./audit-events.ts";

@@ -24,7 +24,43 @@ type Row = {
   email_verified: boolean;
   must_change_password: boolean;
   mcp_only: boolean;
+  expires_ms: number | null;
+  access_version: number | string | null;
 };
+
+export type ApiTokenLookup = (token: string, now: Date) => Promise<Principal | null>;
+
+type Kept = { userId: string; version: number; expiresMs: number | null; principal: Principal };
+/** Tokens one replica remembers; all forgotten when full. */
+const KEPT_TOKENS = 50_000;
+
+/**
+ * lookupApiToken with a per-replica memory: a token's answer is believed while its owner's access counter
+ * (access_versions, raised by the triggers of migration 0022 in the transaction that revokes or changes the token,
+ * the owner's account, membership, role, teams, selection or the organization's workspaces and rules) is the one
+ * read with it, and until it expires. Every request reads the counter (one primary-key lookup), so a revoked token
+ * or a demoted owner is refused by every replica from the commit on.
+ */
+export function cachedApiTokenLookup(database: Database): ApiTokenLookup {
+  const kept = new Map<string, Kept>();
+  return async (token, now) => {
+    if (!looksLikeApiToken(token)) return null;
+    const hash = sha256Hex(token);
+    const known = kept.get(hash);
+    if (known && (known.expiresMs === null || known.expiresMs > now.getTime())) {
+      const [row] = await database.rows<{ version: number | string }>(
+        sql`select version from access_versions where user_id = ${known.userId}`,
+      );
+      if ((row ? Number(row.version) : 0) === known.version) return known.principal;
+    }
+    kept.delete(hash);
+    const found = await readApiToken(database, hash, now);
+    if (!found) return null;
+    if (kept.size >= KEPT_TOKENS) kept.clear();
+    kept.set(hash, found);
+    return found.principal;
+  };
+}
 
 /**
  * Resolves a personal API token in one indexed query (by SHA-256, never a slow hash): the owner, the live
@@ -34,6 +70,11 @@ type Row = {
  */
 export async function lookupApiToken(database: Database, token: string, now: Date): Promise<Principal | null> {
   if (!looksLikeApiToken(token)) return null;
+  return (await readApiToken(database, sha256Hex(token), now))?.principal ?? null;
+}
+
+/** lookupApiToken's statement, with the owner's access counter read in the same snapshot. */
+async function readApiToken(database: Database, hash: string, now: Date): Promise<Kept | null> {
   const seen = workspaceVisible("w", sql`t.user_id`, sql`m.role`);
   const [row] = await database.rows<Row>(
     sql`
@@ -53,19 +94,21 @@ export async function lookupApiToken(database: Database, token: string, now: Dat
       (t.workspace_id is null or exists (select 1 from workspaces w where w.id = t.workspace_id and ${seen}))
         as workspace_visible,
       o.enabled as org_enabled, m.role,
+      (extract(epoch from t.expires_at) * 1000)::float8 as expires_ms,
+      coalesce((select a.version from access_versions a where a.user_id = t.user_id), 0) as access_version,
       u.id as user_id, u.username, u.name, u.email, u.email_verified, u.must_change_password
     from api_tokens t
     join users u on u.id = t.user_id
     join organizations o on o.id = t.organization_id
     left join memberships m on m.organization_id = t.organization_id and m.user_id = t.user_id
     left join user_selections s on s.user_id = t.user_id
-    where t.token_hash = ${sha256Hex(token)}
+    where t.token_hash = ${hash}
       and t.revoked_at is null
       and not u.banned
       and (t.expires_at is null or t.expires_at > ${now.toISOString()}::timestamptz)`,
   );
   if (!row) return null;
-  return {
+  const principal: Principal = {
     userId: row.user_id,
     username: row.username,
     name: row.name,
@@ -89,6 +132,7 @@ export async function lookupApiToken(database: Database, token: string, now: Dat
       mcpOnly: row.mcp_only,
     },
   };
+  return { userId: row.user_id, version: Number(row.access_version), expiresMs: row.expires_ms, principal };
 }
 
 export function asOrgRole(value: string | null | undefined): OrgRole | null {

@@ -5,7 +5,7 @@ import { checkOrigin } from "../http/csrf.ts";
 import type { AccessState } from "./access-state.ts";
 import type { AccessTokenVerifier, LocalAccessTokens } from "./access-token.ts";
 import { API_TOKEN_PREFIX } from "./api-token-format.ts";
-import { lookupApiToken } from "./api-token-lookup.ts";
+import { cachedApiTokenLookup } from "./api-token-lookup.ts";
 import { ACCESS_COOKIE } from "./cookies.ts";
 import { localTokenStands } from "./local-token-check.ts";
 import type { Principal } from "./principal.ts";
@@ -30,8 +30,9 @@ export function createAuthenticator(opts: {
   /** Origins besides the request's own whose cookie-authenticated writes are accepted (PUBLIC_URL's, TRUSTED_ORIGINS). */
   trustedOrigins: string[];
 }): Authenticator {
+  const lookupApiToken = cachedApiTokenLookup(opts.database);
   const identify = async (token: string): Promise<Principal | null> => {
-    if (token.startsWith(API_TOKEN_PREFIX)) return lookupApiToken(opts.database, token, opts.clock());
+    if (token.startsWith(API_TOKEN_PREFIX)) return lookupApiToken(token, opts.clock());
     const local = await opts.local.read(token);
     if (local) {
       return (await localTokenStands(opts.state, local)) ? { ...local.identity, apiToken: null } : null;

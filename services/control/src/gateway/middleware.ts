@@ -11,6 +11,7 @@ import { createMatcher } from "./match.ts";
 import { peekOrganizationId } from "./peek-body.ts";
 import { resolveActive, resolveOrganization, resolveWorkspace } from "./resolve.ts";
 import { routesFor } from "./routes.ts";
+import { cachedStandings } from "./standing-cache.ts";
 import { forwardWithWorkspaceAudit } from "./workspace-audit.ts";
 
 /** The largest body the gateway buffers to read organization_id (the tenant's upload limit is the same). */
@@ -29,11 +30,11 @@ const isGatewayPath = (path: string) =>
 export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
   const match = createMatcher(routesFor(ctx.env.AUTH_MODE));
   const policy = { platformAdminBypass: ctx.env.AUTH_MODE === "session" };
-  const resolver: StandingResolver = {
+  const resolver: StandingResolver = cachedStandings(ctx.database, {
     active: (userId, sessionOrganizationId) => resolveActive(ctx.database, userId, sessionOrganizationId),
     organization: (userId, organizationId) => resolveOrganization(ctx.database, userId, organizationId),
     workspace: (userId, workspaceId) => resolveWorkspace(ctx.database, userId, workspaceId),
-  };
+  });
 
   return async (c, next) => {
     const path = c.req.path;

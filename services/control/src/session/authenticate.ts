@@ -1,6 +1,6 @@
 import type { Database } from "@ams/db";
 import { API_TOKEN_PREFIX } from "../auth/api-token-format.ts";
-import { lookupApiToken } from "../auth/api-token-lookup.ts";
+import { cachedApiTokenLookup } from "../auth/api-token-lookup.ts";
 import type { Authenticator } from "../auth/authenticate.ts";
 import { PLATFORM_ADMIN_ROLE } from "../auth/claims.ts";
 import type { Principal } from "../auth/principal.ts";
@@ -31,6 +31,7 @@ export function createSessionAuthenticator(opts: {
   trustedOrigins: string[];
 }): SessionLookup {
   const cache: TtlCache<Cached> = createTtlCache(opts.cacheSeconds * 1000, opts.clock);
+  const lookupApiToken = cachedApiTokenLookup(opts.database);
   const cookieName = opts.auth.$context.then((context) => context.authCookies.sessionToken.name);
   const lookup = async (name: string, value: string): Promise<Cached> => {
     const hit = cache.get(value);
@@ -49,7 +50,7 @@ export function createSessionAuthenticator(opts: {
       if (header !== undefined) {
         const token = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header)?.[1];
         if (!token?.startsWith(API_TOKEN_PREFIX)) return null;
-        return lookupApiToken(opts.database, token, opts.clock());
+        return lookupApiToken(token, opts.clock());
       }
       const name = await cookieName;
       // A browser sends a same-named cookie once per matching domain and path; only a valid one signs in.
