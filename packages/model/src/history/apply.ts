@@ -25,8 +25,8 @@ export async function applyStates(
     count++;
     if (s.kind === "model") model = s.row ?? {};
     else if (!isRowKind(s.kind)) continue;
-    else if (s.row) upserts.set(s.kind, [...(upserts.get(s.kind) ?? []), s.row]);
-    else removals.set(s.kind, [...(removals.get(s.kind) ?? []), s.objectId]);
+    else if (s.row) pushTo(upserts, s.kind, s.row);
+    else pushTo(removals, s.kind, s.objectId);
   }
   try {
     for (const kind of [...ROW_KINDS].reverse()) {
@@ -44,6 +44,13 @@ export async function applyStates(
     throw conflictOf(error) ?? error;
   }
   return count;
+}
+
+/** Appends in place (a restore over a large model brings hundreds of thousands of states: no copying per state). */
+function pushTo<T>(map: Map<RowKind, T[]>, kind: RowKind, item: T) {
+  const list = map.get(kind);
+  if (list) list.push(item);
+  else map.set(kind, [item]);
 }
 
 async function removeRows(database: Database, tx: DbOrTx, ws: string, kind: RowKind, ids: string[]) {
