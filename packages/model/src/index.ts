@@ -17,6 +17,7 @@ export * from "./graph/index.ts";
 export * from "./history/change.ts";
 export * from "./history/compact.ts";
 export * from "./history/diff.ts";
+export * from "./history/diff-image.ts";
 export * from "./history/expect.ts";
 export * from "./history/object-history.ts";
 export * from "./history/read-schemas.ts";

@@ -5,7 +5,7 @@ import { escapeXml, num } from "./escape.ts";
 import { pluginIconResolver } from "./plugin-icon.ts";
 import { ConnectionRouter, renderConnection } from "./render-connection.ts";
 import { renderNode } from "./render-node.ts";
-import type { Box } from "./route.ts";
+import type { Box, Point } from "./route.ts";
 import type { RenderInput, RenderNode, RenderOptions } from "./types.ts";
 
 export type { IconResolver, RenderInput, RenderOptions } from "./types.ts";
@@ -91,10 +91,28 @@ export function layoutBoxes(
 }
 
 /**
+ * What a comparison picture (render-diff.ts) adds to a view's drawing: a group around some nodes and connections
+ * (to colour or ghost them), and a layer above everything that may extend the drawing (a legend).
+ */
+export type ViewOverlay = {
+  /** The opening tag of a <g> around one node's or connection's markup; undefined draws it as it is. */
+  wrap(id: string): string | undefined;
+  /** Draws the top layer into ctx.out (and extends ctx.bounds), knowing every box and each connection's route. */
+  draw(ctx: RenderContext, boxes: ReadonlyMap<string, Box>, route: (id: string) => Point[] | null): void;
+  /** The document's <title>, instead of the view's name. */
+  title?: string;
+};
+
+/**
  * A standalone SVG document of a view in ArchiMate notation. Reads nothing but its input, never throws on odd
  * data (unknown types, dangling ends, a failing icon resolver), and escapes every piece of text it writes.
  */
 export function renderViewSvg(input: RenderInput, opts: RenderOptions = {}): string {
+  return composeViewSvg(input, opts);
+}
+
+/** renderViewSvg, with an overlay drawn into the same document. */
+export function composeViewSvg(input: RenderInput, opts: RenderOptions, overlay?: ViewOverlay): string {
   const prefix = (opts.idPrefix ?? "ams-").replace(/[^A-Za-z0-9_-]/g, "") || "ams-";
   const ctx: RenderContext = {
     prefix,
@@ -109,15 +127,22 @@ export function renderViewSvg(input: RenderInput, opts: RenderOptions = {}): str
   const { order, parentOf, hasChildren } = drawingOrder(nodes);
   const boxes = layoutBoxes(order, parentOf, input.coordinates === "relative");
 
+  const wrapped = (id: string, draw: () => void) => {
+    const open = overlay?.wrap(id);
+    if (open) ctx.out.push(open);
+    draw();
+    if (open) ctx.out.push("</g>");
+  };
   ctx.out.push('<g class="nodes">');
   for (const n of order) {
     const box = boxes.get(n.id); // layoutBoxes gives every node of the order its box
-    if (box) renderNode(ctx, n, box, hasChildren.has(n.id));
+    if (box) wrapped(n.id, () => renderNode(ctx, n, box, hasChildren.has(n.id)));
   }
   ctx.out.push('</g><g class="connections">');
   const router = new ConnectionRouter(boxes, connections);
-  for (const c of connections) renderConnection(ctx, router, c);
+  for (const c of connections) wrapped(c.id, () => renderConnection(ctx, router, c));
   ctx.out.push("</g>");
+  overlay?.draw(ctx, boxes, (id) => router.route(id));
 
   const b = ctx.bounds;
   const empty = !(b.maxX >= b.minX);
@@ -129,7 +154,7 @@ export function renderViewSvg(input: RenderInput, opts: RenderOptions = {}): str
   const head: string[] = [
     `<svg xmlns="${SVG_NS}" width="${vw}" height="${vh}" viewBox="${vx} ${vy} ${vw} ${vh}" ` +
       `font-family="${NOTATION_DEFAULTS.fontFamily}" font-size="12">`,
-    `<title>${escapeXml(input.view?.name ?? "")}</title>`,
+    `<title>${escapeXml(overlay?.title ?? input.view?.name ?? "")}</title>`,
   ];
   if (input.view?.documentation) head.push(`<desc>${escapeXml(input.view.documentation)}</desc>`);
   if (ctx.icons.size > 0 || ctx.markers.size > 0) {

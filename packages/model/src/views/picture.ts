@@ -72,21 +72,25 @@ export async function renderViewImage({
     input.summary && !input.version ? summarizePicture(ctx.database, ws, data, input.id) : Promise.resolve(undefined);
   pending.catch(() => {});
   const svg = renderViewSvg(data, { resolveIcon: ctx.resolveIcon });
+  const image = await imageOfSvg(svg, input);
+  return { ...image, summary: await pending };
+}
+
+/**
+ * An SVG of ours as the image asked for: the SVG itself, or a PNG at `scale` (without one: the largest scale up to 1
+ * whose sides stay within `fit` pixels, else 1); a PNG beyond MAX_PNG_PIXELS is a 422 naming the scale that fits.
+ */
+export async function imageOfSvg(
+  svg: string,
+  opts: { format: ViewImage["format"]; scale?: number; fit?: number },
+): Promise<ViewImage> {
   const [, w, h] = SIZE.exec(svg) ?? [];
   const svgWidth = Number(w);
   const svgHeight = Number(h);
-  if (input.format === "svg") {
-    return {
-      format: "svg",
-      mimeType: "image/svg+xml",
-      scale: 1,
-      data: svg,
-      width: svgWidth,
-      height: svgHeight,
-      summary: await pending,
-    };
+  if (opts.format === "svg") {
+    return { format: "svg", mimeType: "image/svg+xml", scale: 1, data: svg, width: svgWidth, height: svgHeight };
   }
-  const scale = input.scale ?? (input.fit ? Math.min(1, input.fit / Math.max(svgWidth, svgHeight)) : 1);
+  const scale = opts.scale ?? (opts.fit ? Math.min(1, opts.fit / Math.max(svgWidth, svgHeight)) : 1);
   const pixels = svgWidth * scale * (svgHeight * scale);
   if (pixels > MAX_PNG_PIXELS) {
     const fits = Math.floor(Math.sqrt(MAX_PNG_PIXELS / (svgWidth * svgHeight)) * 100) / 100;
@@ -97,13 +101,5 @@ export async function renderViewImage({
     );
   }
   const png = await rasterizeSvg(svg, scale);
-  return {
-    format: "png",
-    mimeType: "image/png",
-    scale,
-    data: png.png,
-    width: png.width,
-    height: png.height,
-    summary: await pending,
-  };
+  return { format: "png", mimeType: "image/png", scale, data: png.png, width: png.width, height: png.height };
 }

@@ -239,6 +239,7 @@ export const routeTable: readonly RouteRule[] = [
   model("PUT", "/api/views/:id"),
   model("DELETE", "/api/views/:id"),
   model("GET", "/api/views/:id/image"),
+  model("GET", "/api/views/:id/diff-image"),
   model("POST", "/api/views/:id/restore"),
   model("POST", "/api/views/:id/elements"),
   model("POST", "/api/views/:id/nodes"),

@@ -264,6 +264,9 @@ export const requests: Record<string, Builder> = {
     real
       ? p(`/api/views/${await f.view()}/elements`, { element_ids: [await f.element()] })
       : p(`/api/views/${missing}/elements`, { element_ids: [missing] }),
+  "GET /api/views/:id/diff-image": async (f, _c, real) =>
+    // Since revision 0 every node of the view is new: the role matrix draws the comparison as a PNG.
+    p(`/api/views/${real ? await f.view() : missing}/diff-image?format=png&from=0&to=current&scale=0.5`),
   "POST /api/views/:id/nodes": async (f, _c, real) =>
     real
       ? p(`/api/views/${await f.view()}/nodes`, { element_id: await f.element() })

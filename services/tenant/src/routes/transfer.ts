@@ -11,7 +11,10 @@ import {
   importModel,
   parseImageFormat,
   type RequestContext,
+  renderViewDiffImage,
   renderViewImage,
+  ViewDiffImageQuery,
+  type ViewImage,
   ViewImageQuery,
 } from "@ams/model";
 import { AppError, invalid } from "@ams/shared";
@@ -207,13 +210,54 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
         ctx: c.var.ctx,
         input: { ...params, format, scale: query.scale, version: query.version },
       });
-      if (typeof image.data !== "string") {
-        return c.body(new Uint8Array(image.data), 200, { "content-type": "image/png" });
-      }
-      return c.body(image.data, 200, {
-        "content-type": "image/svg+xml; charset=utf-8",
-        "content-security-policy": "default-src 'none'; img-src 'self' https:; style-src 'unsafe-inline'",
-      });
+      return imageResponse(c, image);
     },
   );
+
+  registerRoute(
+    app,
+    {
+      method: "get",
+      path: "/api/views/{id}/diff-image",
+      tags: ["Views", "History"],
+      operationId: "renderViewDiff",
+      description:
+        "The view's changes between two points of history (`from`, `to`: a version id, a revision or `current`, the default for `to`), drawn on the server: the view at `to` with added objects green, removed ones red and ghosted (as they were at `from`), changed and moved ones amber (a moved node's former outline faint), and a legend.",
+      params: IdParam,
+      query: ViewDiffImageQuery,
+      output: {
+        raw: {
+          200: {
+            description: "The comparison picture: SVG (default) or PNG",
+            content: {
+              "image/svg+xml": z.string(),
+              "image/png": z.string().openapi({ format: "binary" }),
+            },
+          },
+        },
+      },
+    },
+    async (c, { params, query }) => {
+      const format = parseImageFormat(query.format, "svg");
+      if (format === "svg" && query.scale !== undefined) {
+        throw invalid("scale", "only a PNG has a scale; an SVG scales itself");
+      }
+      const image = await renderViewDiffImage({
+        ctx: c.var.ctx,
+        input: { ...params, format, scale: query.scale, from: query.from, to: query.to },
+      });
+      return imageResponse(c, image);
+    },
+  );
+}
+
+/** A drawn view as its HTTP answer; an SVG may not run or fetch anything when opened on its own. */
+function imageResponse(c: Context<TenantEnv>, image: ViewImage) {
+  if (typeof image.data !== "string") {
+    return c.body(new Uint8Array(image.data), 200, { "content-type": "image/png" });
+  }
+  return c.body(image.data, 200, {
+    "content-type": "image/svg+xml; charset=utf-8",
+    "content-security-policy": "default-src 'none'; img-src 'self' https:; style-src 'unsafe-inline'",
+  });
 }
