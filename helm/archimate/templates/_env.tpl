@@ -144,6 +144,11 @@ Community has no per-user roles) they use the writing user.
 {{- end }}
 - name: DB_POOL_MAX
   value: {{ .Values.control.dbPoolMax | quote }}
+{{- with .Values.nats.url }}
+{{- /* Presences (live collaboration) are shared between control replicas on NATS core subjects. */}}
+- name: NATS_URL
+  value: {{ . | quote }}
+{{- end }}
 {{- include "archimate.plainEnv" .Values.control.env }}
 {{- end -}}
 

@@ -14,6 +14,8 @@ import type { AppEnv } from "./http/app-env.ts";
 import { limitRequestBodies } from "./http/body-limits.ts";
 import { HSTS, setHeader } from "./http/headers.ts";
 import { registerControlRoutes } from "./http/route.ts";
+import { registerLiveMetrics } from "./live/metrics.ts";
+import { liveRoutes } from "./live/routes.ts";
 import { registerOAuthRoutes } from "./oauth/index.ts";
 import { apiTokenRoutes } from "./routes/api-tokens/index.ts";
 import { accountRoutes, localPasswordResetRoutes, registerSessionRoutes } from "./routes/auth/index.ts";
@@ -42,7 +44,10 @@ export function createControlApp(deps: ControlDeps) {
   app.onError(onErrorProblem(ctx.log));
   app.use("*", requestId());
   app.use("*", accessLog(ctx.log, { organizationOf: (c) => c.var.access?.organizationId }));
-  if (deps.metrics) app.use("*", httpMetrics(deps.metrics));
+  if (deps.metrics) {
+    app.use("*", httpMetrics(deps.metrics));
+    registerLiveMetrics(deps.metrics, ctx.live);
+  }
   const publicHttps = new URL(deps.env.PUBLIC_URL).protocol === "https:";
   app.use("*", async (c, next) => {
     c.set("publicHttps", publicHttps);
@@ -84,6 +89,7 @@ export function createControlApp(deps: ControlDeps) {
     ...apiTokenRoutes,
     ...platformRoutes,
     ...messageRoutes,
+    ...liveRoutes,
   ]);
   registerDocsRoutes(app, createOpenApiDocument(app, ctx.upstreams.tenant));
   registerOAuthRoutes(app, ctx);

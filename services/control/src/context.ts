@@ -10,6 +10,7 @@ import type { AccessTokenRevocations } from "./auth/revocations.ts";
 import type { ControlEnv } from "./env.ts";
 import type { Upstream } from "./gateway/upstream.ts";
 import type { InvitationServices } from "./invitations/services.ts";
+import type { Live } from "./live/live.ts";
 import type { BackgroundQueue } from "./mail/background.ts";
 import type { SessionLookup } from "./session/authenticate.ts";
 import type { SessionAuth } from "./session/better-auth.ts";
@@ -54,6 +55,8 @@ export type ControlContext = {
   mailConfigured: boolean;
   /** Work after the answer (password-reset e-mails), in order, failures logged. */
   background: BackgroundQueue;
+  /** Live collaboration: the events streams and presences of this replica. */
+  live: Live;
   /** AUTH_MODE=session: better-auth and the cached session lookup; absent in the local profile. */
   session?: { auth: SessionAuth; lookup: SessionLookup };
 };

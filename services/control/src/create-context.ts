@@ -9,6 +9,7 @@ import { refuseDisabledUsers } from "./auth/user-state.ts";
 import type { ControlContext } from "./context.ts";
 import type { ControlDeps } from "./deps.ts";
 import { invitationServices } from "./invitations/services.ts";
+import { createLive } from "./live/live.ts";
 import { createBackgroundQueue } from "./mail/background.ts";
 import { createSessionAuthenticator, type SessionLookup } from "./session/authenticate.ts";
 import { createSessionAuth, type SessionMail } from "./session/better-auth.ts";
@@ -55,6 +56,7 @@ export function createControlContext(deps: ControlDeps): ControlContext {
     invitations,
     mailConfigured: Boolean(deps.mailer ?? deps.env.SMTP_URL),
     background,
+    live: deps.live ?? createLive({ database: deps.database, log, natsUrl: deps.env.NATS_URL }),
     session,
   };
 }

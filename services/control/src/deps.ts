@@ -7,6 +7,7 @@ import type { UserDirectory } from "./auth/directory.ts";
 import type { HealthChecks, SessionProvider } from "./context.ts";
 import type { ControlEnv } from "./env.ts";
 import type { Upstream } from "./gateway/upstream.ts";
+import type { Live } from "./live/live.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { IdentityAdmin } from "./sso/identity-admin.ts";
 import type { SsoRuntime } from "./sso/runtime.ts";
@@ -40,6 +41,8 @@ export type ControlDeps = {
   log?: Logger;
   /** The built browser UI (apps/web/dist); without it control serves only /api, /mcp and /auth. */
   webDir?: string;
+  /** Live collaboration (events, presence); default: this process's own, presences shared over NATS_URL when set. */
+  live?: Live;
   /** Prometheus metrics of this process (served on METRICS_PORT); absent: not collected. */
   metrics?: ServiceMetrics;
 };

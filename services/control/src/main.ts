@@ -7,6 +7,7 @@ import { startAuditPurge } from "./audit/purge.ts";
 import { parseEnv } from "./env.ts";
 import { createHttpUpstream, remoteHealthProbes } from "./gateway/http-upstream.ts";
 import { startHistoryCompaction } from "./history/compaction.ts";
+import { createLive } from "./live/live.ts";
 import { seedDemoModel } from "./seed/demo-model.ts";
 import { seedAccounts } from "./seed/index.ts";
 import { createIdentityProviderDeps } from "./sso/index.ts";
@@ -57,7 +58,9 @@ const tokens = createServiceTokens(keys);
 const local = await composeStandalone({ env, database, tokens, split: Boolean(env.TENANT_URL), log });
 const metrics = createServiceMetrics("control");
 registerDatabaseMetrics(metrics, database);
+const live = createLive({ database, log, natsUrl: env.NATS_URL });
 const app = createControlApp({
+  live,
   metrics,
   database,
   tokens,
@@ -83,10 +86,16 @@ runHttpService({
   // Standalone: the in-process worker pulls no new job; the rebuild in hand finishes within the drain bound or is
   // handed back (to JetStream with NATS_URL; with the in-process queue it is put back to queued and runs at the next
   // start). Split: control runs no worker and this resolves at once.
-  stopWork: (deadline) => local.stopWork(deadline),
+  // Event streams end first (their browsers reconnect to another replica with Last-Event-ID and miss nothing): an
+  // open stream would otherwise hold the drain until its bound.
+  stopWork: (deadline) => {
+    live.events.drain();
+    return local.stopWork(deadline);
+  },
   close: async () => {
     stopAuditPurge();
     stopHistoryCompaction();
+    await live.close();
     await local.close();
     await database.close();
   },

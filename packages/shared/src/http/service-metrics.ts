@@ -121,3 +121,15 @@ export function rebuildDurationHistogram(metrics: ServiceMetrics): Histogram<"ou
     registers: [metrics.registry],
   });
 }
+
+/** A gauge read at each scrape from `read` (a count a service keeps in memory). */
+export function registerGauge(metrics: ServiceMetrics, name: string, help: string, read: () => number): void {
+  new Gauge({
+    name,
+    help,
+    registers: [metrics.registry],
+    collect() {
+      this.set(read());
+    },
+  });
+}

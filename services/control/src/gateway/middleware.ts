@@ -1,6 +1,6 @@
 import { AppError, mustExist, type ServiceClaims, type Via } from "@ams/shared";
 import { limitBody } from "@ams/shared/http";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { Access, Principal } from "../auth/principal.ts";
 import type { ControlContext } from "../context.ts";
 import type { AppEnv } from "../http/app-env.ts";
@@ -29,12 +29,8 @@ const isGatewayPath = (path: string) =>
  */
 export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
   const match = createMatcher(routesFor(ctx.env.AUTH_MODE));
-  const policy = { platformAdminBypass: ctx.env.AUTH_MODE === "session" };
-  const resolver: StandingResolver = cachedStandings(ctx.database, {
-    active: (userId, sessionOrganizationId) => resolveActive(ctx.database, userId, sessionOrganizationId),
-    organization: (userId, organizationId) => resolveOrganization(ctx.database, userId, organizationId),
-    workspace: (userId, workspaceId) => resolveWorkspace(ctx.database, userId, workspaceId),
-  });
+  const policy = authorizationPolicy(ctx);
+  const resolver = standingResolver(ctx);
 
   return async (c, next) => {
     const path = c.req.path;
@@ -80,6 +76,44 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
       forwardRequest(c, upstream, { path: forwardPath, serviceToken, body, log: ctx.log }),
     );
   };
+}
+
+const matchers = new Map<string, ReturnType<typeof createMatcher>>();
+
+/** The lookups the gateway's decisions make, on control's database. */
+export function standingResolver(ctx: ControlContext): StandingResolver {
+  const known = resolvers.get(ctx);
+  if (known) return known;
+  // One cache per replica, shared by the gateway and the events streams' re-checks.
+  const resolver = cachedStandings(ctx.database, {
+    active: (userId, sessionOrganizationId) => resolveActive(ctx.database, userId, sessionOrganizationId),
+    organization: (userId, organizationId) => resolveOrganization(ctx.database, userId, organizationId),
+    workspace: (userId, workspaceId) => resolveWorkspace(ctx.database, userId, workspaceId),
+  });
+  resolvers.set(ctx, resolver);
+  return resolver;
+}
+const resolvers = new WeakMap<ControlContext, StandingResolver>();
+
+/** What differs between the profiles' decisions (authorize.ts). */
+export const authorizationPolicy = (ctx: ControlContext) => ({ platformAdminBypass: ctx.env.AUTH_MODE === "session" });
+
+/**
+ * The gateway's decision for a request again, later (a long-lived answer: the events stream): the same credentials
+ * authenticated anew and authorized against the same rule; throws the same 401/403/404 AppError once access is lost.
+ */
+export async function authorizeAgain(ctx: ControlContext, c: Context<AppEnv>): Promise<Access> {
+  const mode = ctx.env.AUTH_MODE;
+  const match = matchers.get(mode) ?? createMatcher(routesFor(mode));
+  matchers.set(mode, match);
+  const found = match(c.req.method, c.req.path);
+  if (!found) throw new AppError("NOT_FOUND", "No such route");
+  const principal = found.rule.auth === "public" ? null : await ctx.authenticate(c);
+  return authorize(
+    { rule: found.rule, params: found.params, principal },
+    standingResolver(ctx),
+    authorizationPolicy(ctx),
+  );
 }
 
 export function serviceClaims(p: Principal, access: Access, audience: "tenant" | "mcp" = "tenant"): ServiceClaims {

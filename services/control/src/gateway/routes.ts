@@ -206,6 +206,10 @@ export const routeTable: readonly RouteRule[] = [
   model("GET", "/api/elements/:id/history"),
   model("GET", "/api/relationships/:id/history"),
   model("GET", "/api/views/:id/history"),
+  // Live collaboration: the workspace's events stream and who has it open (every reader is present and sees it)
+  r("GET", "/api/workspaces/:id/events", "control", "any", "workspace-param", { need: read }),
+  r("GET", "/api/workspaces/:id/presence", "control", "any", "workspace-param", { need: read }),
+  r("POST", "/api/workspaces/:id/presence", "control", "any", "workspace-param", { need: read }),
   // Model of the active workspace
   model("GET", "/api"),
   model("POST", "/api/save"),

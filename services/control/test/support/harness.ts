@@ -8,6 +8,7 @@ import { createLocalUser } from "../../src/auth/create-user.ts";
 import type { HealthChecks } from "../../src/context.ts";
 import { type ControlEnv, parseEnv } from "../../src/env.ts";
 import type { Upstream } from "../../src/gateway/upstream.ts";
+import type { Live } from "../../src/live/live.ts";
 import { createTestClock, type TestClock } from "./clock.ts";
 import { createRecordingUpstream } from "./recording-upstream.ts";
 
@@ -20,6 +21,8 @@ export type HarnessOptions = {
   mcp?: Upstream | null;
   env?: Record<string, string>;
   health?: HealthChecks;
+  /** Live collaboration of this app (a shorter access re-check, NATS); default: the app's own. */
+  live?: (database: TestDatabase) => Live;
 };
 
 /** A fresh PostgreSQL database (real server), the control app on it, and helpers to arrange data and call it. */
@@ -39,6 +42,7 @@ export async function createHarness(opts: HarnessOptions = {}) {
     upstreams: { tenant, mcp },
     health: opts.health,
     log: testLogger("control"),
+    live: opts.live?.(database),
   });
   const { db } = database;
   let ip = 0;

@@ -202,6 +202,10 @@ export const requests: Record<string, Builder> = {
   "POST /api/workspaces/:id/history/:revision/revert": async (f, c, real) =>
     p(`/api/workspaces/${c.home.ws}/history/${real ? (await f.createdElement()).revision : 1}/revert`),
   "GET /api/workspaces/:id/history": async (_f, c) => p(`/api/workspaces/${c.home.ws}/history?limit=5`),
+  "GET /api/workspaces/:id/events": async (_f, c) => p(`/api/workspaces/${c.home.ws}/events`),
+  "GET /api/workspaces/:id/presence": async (_f, c) => p(`/api/workspaces/${c.home.ws}/presence`),
+  "POST /api/workspaces/:id/presence": async (_f, c) =>
+    p(`/api/workspaces/${c.home.ws}/presence`, { view_id: null, selection: [] }),
   "GET /api/elements/:id/history": async (f, _c, real) =>
     p(`/api/elements/${real ? await f.element() : missing}/history`),
   "GET /api/relationships/:id/history": async (f, _c, real) =>
