@@ -21,7 +21,7 @@ type EntryRow = {
  * The workspace's committed change groups after `revision`, oldest first, at most `limit` (1..500): each with the
  * objects it touched, their new state or deletion, read from the change log's entries. An object touched twice in
  * one group appears once (its last state; `create` when it did not exist before the group). A group of more than
- * EVENT_OBJECTS_MAX entries comes without objects (`truncated`). No workspace check beyond the WHERE clause:
+ * EVENT_OBJECTS_MAX entries, or one whose detail the history retention compacted, comes without objects (`truncated`). No workspace check beyond the WHERE clause:
  * callers authorize the workspace first.
  */
 export async function readGroupsAfter(
@@ -32,14 +32,17 @@ export async function readGroupsAfter(
   on?: DbOrTx,
 ): Promise<ChangeEvent[]> {
   const take = Math.max(1, Math.min(READ_GROUPS_MAX, Math.trunc(limit)));
-  const groups = await database.rows<GroupRow & { entry_count: number }>(
-    sql`select ${groupColumns}, g.entry_count from change_groups g
+  // A group whose entries' detail was compacted (history retention) has no states left to send: truncated.
+  const groups = await database.rows<GroupRow & { entry_count: number; compacted: boolean }>(
+    sql`select ${groupColumns}, g.entry_count, g.revision <= w.history_compacted_through as compacted
+        from change_groups g join workspaces w on w.id = g.workspace_id
         where g.workspace_id = ${workspaceId} and g.revision > ${revision}
         order by g.revision limit ${take}`,
     on,
   );
   if (groups.length === 0) return [];
-  const small = groups.filter((g) => g.entry_count <= EVENT_OBJECTS_MAX).map((g) => Number(g.revision));
+  const whole = (g: { entry_count: number; compacted: boolean }) => g.entry_count <= EVENT_OBJECTS_MAX && !g.compacted;
+  const small = groups.filter(whole).map((g) => Number(g.revision));
   const objects = new Map<number, Map<string, ChangedObject>>();
   if (small.length > 0) {
     const first = Math.min(...small);
@@ -74,7 +77,7 @@ export async function readGroupsAfter(
   }
   return groups.map((g) => {
     const rev = Number(g.revision);
-    const truncated = g.entry_count > EVENT_OBJECTS_MAX;
+    const truncated = !whole(g);
     return { ...toHeader(g), objects: truncated ? [] : [...(objects.get(rev)?.values() ?? [])], truncated };
   });
 }

@@ -26,6 +26,8 @@ export const ChangeEvent = ChangeGroupHeader.extend({
   objects: z.array(ChangedObject).describe("Each object the group touched, once, with its new state or deletion"),
   truncated: z
     .boolean()
-    .describe(`The group touched more than ${EVENT_OBJECTS_MAX} objects: objects is empty, reload the workspace`),
+    .describe(
+      `The group touched more than ${EVENT_OBJECTS_MAX} objects (or its detail was compacted): objects is empty, reload`,
+    ),
 });
 export type ChangeEvent = z.infer<typeof ChangeEvent>;
