@@ -1,5 +1,12 @@
-import type { Database } from "@ams/db";
-import { type GraphDeps, type GraphHandle, type GraphJobQueue, unfinishedJobs } from "@ams/model";
+import { type Database, sql } from "@ams/db";
+import {
+  type GraphDeps,
+  type GraphHandle,
+  type GraphJobQueue,
+  onChangeCommitted,
+  syncJob,
+  unfinishedJobs,
+} from "@ams/model";
 import { createLogger, type Logger, retryWithBackoff } from "@ams/shared";
 import neo4j, { type Driver } from "neo4j-driver";
 import { type GraphConfig, parseGraphEnv } from "./env.ts";
@@ -10,6 +17,7 @@ import { createNatsQueue } from "./queue-nats.ts";
 import { createRecoveringQueue } from "./queue-recovering.ts";
 import { ensureGraphSchema } from "./schema.ts";
 import { type Supervised, superviseLocalNeo4j } from "./supervise.ts";
+import type { SyncOutcome } from "./sync.ts";
 import { createGraphWorker, type GraphWorker } from "./worker.ts";
 
 export type BackgroundGraph = {
@@ -35,7 +43,12 @@ export type BackgroundGraph = {
  * here) and the job queue (NATS JetStream with NATS_URL, in-process otherwise) are each reached in the background and
  * retried with capped exponential backoff until they answer, so the process is ready with PostgreSQL alone and gains
  * the graph and the queue whenever they come up. After that the drivers reconnect by themselves after an outage.
- * With `worker` (always with the in-process queue) it also consumes rebuild jobs here.
+ * With `worker` (always with the in-process queue) it also consumes the graph jobs here.
+ *
+ * The graph keeps itself current: every change group this process commits wakes the sync with a job on the queue
+ * (it only says "look at the log" and coalesces), and a worker process also sweeps every GRAPH_SYNC_SWEEP_MS for
+ * graphs behind their model (a wake-up lost to a crash, a queue or a Neo4j that was down) and, at start, builds the
+ * graphs of the workspaces changed in the last day that have none yet (the demo model's among them).
  */
 export function startGraphInBackground(opts: {
   database: Database;
@@ -44,6 +57,8 @@ export function startGraphInBackground(opts: {
   log?: Logger;
   /** Hears each rebuild this process ran (the rebuild duration metric). */
   onJobDone?: (outcome: "succeeded" | "retry" | "failed", seconds: number) => void;
+  /** Hears each sync this process ran. */
+  onSynced?: (workspaceId: string, outcome: SyncOutcome, ms: number) => void;
 }): BackgroundGraph {
   const env = opts.env ?? process.env;
   const log = opts.log ?? createLogger({ service: "graph" });
@@ -92,6 +107,11 @@ export function startGraphInBackground(opts: {
   let firstDone: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
     firstDone = resolve;
+  });
+  let sweeper: NodeJS.Timeout | undefined;
+  // After each commit of this process: wake the sync. A queue not reachable now is no error (the sweep catches up).
+  const unsubscribe = onChangeCommitted((change) => {
+    queue.enqueue(syncJob(change.workspaceId, { revision: change.revision })).catch(() => {});
   });
 
   const connecting = (async () => {
@@ -167,9 +187,19 @@ export function startGraphInBackground(opts: {
         log,
         neo4jDown: local?.down,
         onJobDone: opts.onJobDone,
+        onSynced: opts.onSynced,
+        rebuildAbove: config.GRAPH_SYNC_REBUILD_ABOVE,
       });
       await worker.start();
       if (queue.kind === "memory") await takeUpUnfinished(queue);
+      await buildRecent(d).catch((err) => log.warn(`graphs to build at start: ${(err as Error).message}`));
+      const sweepNow = () =>
+        sweep(d)
+          .catch((err) => log.warn(`graph sync sweep: ${(err as Error).message}`))
+          .finally(() => {
+            if (!controller.signal.aborted) sweeper = setTimeout(sweepNow, config.GRAPH_SYNC_SWEEP_MS).unref();
+          });
+      void sweepNow();
     }
     log.info(
       `graph on ${url}, jobs on ${queue.kind === "nats" ? `NATS stream ${config.GRAPH_STREAM}` : "the in-process queue"}`,
@@ -189,6 +219,44 @@ export function startGraphInBackground(opts: {
     } catch (err) {
       log.warn(`the rebuild jobs left unfinished could not be read: ${(err as Error).message}`);
     }
+  }
+
+  /** Wakes the sync of every graph behind its model (or built before graphs recorded their revision). */
+  async function sweep(d: Driver) {
+    if (local?.down?.()) return;
+    const { records } = await d.executeQuery(
+      "MATCH (m:GraphMeta) RETURN m.workspace_id AS ws, m.revision AS revision",
+      {},
+      { database: config.NEO4J_DATABASE, routing: neo4j.routing.READ },
+    );
+    if (records.length === 0) return;
+    const graphs = new Map(records.map((r) => [String(r.get("ws")), r.get("revision")]));
+    const models = await opts.database.rows<{ id: string; revision: string | number }>(
+      sql`select id, revision from workspaces
+          where id in (select json_array_elements_text(${JSON.stringify([...graphs.keys()])}::json)::uuid)`,
+    );
+    for (const m of models) {
+      const revision = graphs.get(m.id);
+      if (revision === null || Number(revision) < Number(m.revision))
+        await queue.enqueue(syncJob(m.id, { revision: Number(m.revision) })).catch(() => {});
+    }
+  }
+
+  /** The workspaces changed in the last day whose graph was never built: built now, before anyone asks. */
+  async function buildRecent(d: Driver) {
+    const recent = await opts.database.rows<{ id: string }>(
+      sql`select w.id from workspaces w
+          where exists (select 1 from change_groups g where g.workspace_id = w.id and g.created_at > now() - interval '1 day')
+          order by w.updated_at desc limit 20`,
+    );
+    if (recent.length === 0) return;
+    const { records } = await d.executeQuery(
+      "MATCH (m:GraphMeta) WHERE m.workspace_id IN $ids RETURN m.workspace_id AS ws",
+      { ids: recent.map((r) => r.id) },
+      { database: config.NEO4J_DATABASE, routing: neo4j.routing.READ },
+    );
+    const built = new Set(records.map((r) => String(r.get("ws"))));
+    for (const r of recent) if (!built.has(r.id)) await queue.enqueue(syncJob(r.id, "build")).catch(() => {});
   }
 
   const notReady = () =>
@@ -211,6 +279,8 @@ export function startGraphInBackground(opts: {
     ready,
     async stopConsuming(deadline) {
       controller.abort();
+      unsubscribe();
+      clearTimeout(sweeper);
       // A local Neo4j still starting is not waited for beyond the bound (close() waits for it).
       let timer: NodeJS.Timeout | undefined;
       const bound = new Promise<void>((r) => {
@@ -222,6 +292,8 @@ export function startGraphInBackground(opts: {
     },
     async close() {
       controller.abort();
+      unsubscribe();
+      clearTimeout(sweeper);
       await connecting.catch(() => {});
       await worker?.stop();
       await queue.close();

@@ -21,6 +21,10 @@ export const GraphEnv = z.object({
   EXPLORE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   EXPLORE_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),
   NEO4J_DATABASE: z.string().optional(),
+  /** How often a worker compares each graph's revision with its model's and wakes the sync of those behind. */
+  GRAPH_SYNC_SWEEP_MS: z.coerce.number().int().min(100).default(5_000),
+  /** Change entries waiting beyond which the sync rebuilds a graph in full instead of applying them. */
+  GRAPH_SYNC_REBUILD_ABOVE: z.coerce.number().int().min(1).default(20_000),
   /** First and longest wait between attempts to reach Neo4j and NATS (capped exponential backoff). */
   DEPENDENCY_RETRY_INITIAL_MS: z.coerce.number().int().min(10).default(500),
   DEPENDENCY_RETRY_MAX_MS: z.coerce.number().int().min(100).default(30_000),

@@ -12,5 +12,6 @@ export * from "./queue-recovering.ts";
 export * from "./read-source.ts";
 export { requireGraph } from "./require-graph.ts";
 export * from "./schema.ts";
+export * from "./sync.ts";
 export * from "./worker.ts";
 export * from "./write-graph.ts";

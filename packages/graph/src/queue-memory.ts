@@ -2,7 +2,8 @@ import type { GraphJob, GraphJobQueue, JobDelivery, JobOutcome } from "@ams/mode
 
 /**
  * The in-process rebuild queue of the standalone shape (no NATS_URL): same interface and the same retry semantics
- * as JetStream, without durability (the process that holds it is the one that runs the jobs).
+ * as JetStream, without durability (the process that holds it is the one that runs the jobs). Sync jobs of one
+ * workspace coalesce while waiting.
  */
 export function createMemoryQueue(): GraphJobQueue {
   const pending: { job: GraphJob; deliveries: number }[] = [];
@@ -11,6 +12,9 @@ export function createMemoryQueue(): GraphJobQueue {
   const timers = new Set<NodeJS.Timeout>();
 
   const push = (item: { job: GraphJob; deliveries: number }) => {
+    // A sync already waiting for the same workspace will read the whole log: a second one adds nothing.
+    const { kind, workspaceId } = item.job;
+    if (kind === "sync" && pending.some((p) => p.job.kind === "sync" && p.job.workspaceId === workspaceId)) return;
     pending.push(item);
     wake?.();
   };

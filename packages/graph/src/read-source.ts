@@ -1,12 +1,21 @@
-import { type Database, sql } from "@ams/db";
+import { type Database, type DbOrTx, sql } from "@ams/db";
 import type { GraphSource } from "./graph-rows.ts";
 
 /**
  * What the graph needs of a workspace's model, read with one statement per table: the columns the graph shows
  * (not the diagram geometry or styles that readModel also returns), so a large model loads in a fraction of the time.
+ * Read in one snapshot with the model's revision, which the graph then records as the one it shows.
  */
-export async function readGraphSource(database: Database, ws: string): Promise<GraphSource> {
-  const q = <T>(query: ReturnType<typeof sql>) => database.rows<T>(query);
+export async function readGraphSource(database: Database, ws: string): Promise<GraphSource & { revision: number }> {
+  return database.db.transaction((tx) => readSourceIn(database, tx, ws), {
+    isolationLevel: "repeatable read",
+    accessMode: "read only",
+  });
+}
+
+async function readSourceIn(database: Database, tx: DbOrTx, ws: string): Promise<GraphSource & { revision: number }> {
+  const q = <T>(query: ReturnType<typeof sql>) => database.rows<T>(query, tx);
+  const [head] = await q<{ revision: string | number }>(sql`select revision from workspaces where id = ${ws}`);
   const [propertyDefinitions, elements, relationships, views, nodes, properties] = await Promise.all([
     q<GraphSource["propertyDefinitions"][number]>(
       sql`select id, name, type from property_definitions where workspace_id = ${ws}`,
@@ -30,5 +39,13 @@ export async function readGraphSource(database: Database, ws: string): Promise<G
           where workspace_id = ${ws} and owner_kind in ('element', 'relationship', 'view') order by owner_kind, owner_id, ord`,
     ),
   ]);
-  return { propertyDefinitions, elements, relationships, views, nodes, properties };
+  return {
+    propertyDefinitions,
+    elements,
+    relationships,
+    views,
+    nodes,
+    properties,
+    revision: Number(head?.revision ?? 0),
+  };
 }

@@ -1,7 +1,7 @@
 import type { Driver } from "neo4j-driver";
 
 /**
- * Makes the (:GraphMeta) pointer unique per workspace, and indexes elements by id: explore's lookup of one element
+ * Makes the (:GraphMeta) pointer and the (:GraphBuild) progress unique per workspace, and indexes elements by id: explore's lookup of one element
  * (`MATCH (a:Element {id: $id})`) otherwise scans every node of the workspace label, so its cost grew with the model.
  * The index spans workspaces (ids repeat across them); the workspace label is checked on the few nodes it yields.
  * Idempotent.
@@ -10,6 +10,10 @@ export async function ensureGraphSchema(driver: Driver, database?: string): Prom
   const statements = [
     "CREATE CONSTRAINT graph_meta_workspace IF NOT EXISTS FOR (m:GraphMeta) REQUIRE m.workspace_id IS UNIQUE",
     "CREATE INDEX element_id IF NOT EXISTS FOR (n:Element) ON (n.id)",
+    // The sync finds the nodes a change names by id: (:Relationship) nodes (ends of relationships) and views.
+    "CREATE INDEX relationship_node_id IF NOT EXISTS FOR (n:Relationship) ON (n.id)",
+    "CREATE INDEX view_id IF NOT EXISTS FOR (n:View) ON (n.id)",
+    "CREATE CONSTRAINT graph_build_workspace IF NOT EXISTS FOR (b:GraphBuild) REQUIRE b.workspace_id IS UNIQUE",
   ];
   for (const statement of statements) {
     try {

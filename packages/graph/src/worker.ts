@@ -12,6 +12,7 @@ import { AppError, type Logger, silentLogger } from "@ams/shared";
 import type { Driver } from "neo4j-driver";
 import { graphRows } from "./graph-rows.ts";
 import { readGraphSource } from "./read-source.ts";
+import { type SyncOutcome, syncWorkspace } from "./sync.ts";
 import { retireSlot, writeGraph } from "./write-graph.ts";
 
 export type GraphWorkerOptions = {
@@ -35,12 +36,17 @@ export type GraphWorkerOptions = {
   onJobDone?: (outcome: "succeeded" | "retry" | "failed", seconds: number) => void;
   /** Why Neo4j is known to be down (a supervised local Neo4j restarting): jobs wait for it instead of failing. */
   neo4jDown?: () => string | undefined;
+  /** Change entries waiting beyond which a sync rebuilds the graph in full (GRAPH_SYNC_REBUILD_ABOVE, 20 000). */
+  rebuildAbove?: number;
+  /** Hears each sync that ran (the bench measures change-to-graph from here). */
+  onSynced?: (workspaceId: string, outcome: SyncOutcome, ms: number) => void;
 };
 
 /**
- * Consumes rebuild jobs: claims the job row, reads the model from PostgreSQL, writes a new graph generation and
- * switches to it, records the counts, and only then acknowledges the message. Used in-process by the standalone
- * shape and alone by main.ts.
+ * Consumes the graph jobs. A rebuild: claims the job row, reads the model from PostgreSQL, writes a new graph
+ * generation and switches to it, records the counts, and only then acknowledges the message. A sync: applies the
+ * change groups after the graph's revision (syncWorkspace), or builds a graph never built. Used in-process by the
+ * standalone shape and alone by main.ts.
  */
 export function createGraphWorker(opts: GraphWorkerOptions) {
   const baseLog = opts.log ?? silentLogger;
@@ -59,6 +65,7 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
 
   async function handle(delivery: JobDelivery): Promise<JobOutcome> {
     if (stopping) return { kind: "retry", delayMs: 0 };
+    if (delivery.job.kind === "sync") return sync(delivery);
     const started = performance.now();
     const job: RunningJob = { jobId: delivery.job.jobId, abandoned: false };
     const abandoned = new Promise<JobOutcome>((resolve) => {
@@ -109,6 +116,7 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
       const started = Date.now();
       const source = await readGraphSource(opts.database, workspaceId);
       const result = await writeGraph(opts.neo4j, workspaceId, graphRows(source), {
+        revision: source.revision,
         batchSize: opts.batchSize,
         graceMs,
         database: opts.neo4jDatabase,
@@ -147,6 +155,42 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
       return final ? { kind: "term" } : { kind: "retry", delayMs: 1000 * claimed.attempts };
     } finally {
       clearInterval(timer);
+    }
+  }
+
+  /**
+   * A sync job only says "look at the log": several for one workspace coalesce into whichever runs first, the rest
+   * find the graph current. Neo4j down: tried again a few times, then dropped, since the sweep (background.ts) wakes
+   * every workspace whose graph is behind once Neo4j answers again.
+   */
+  async function sync(delivery: JobDelivery): Promise<JobOutcome> {
+    const { workspaceId } = delivery.job;
+    if (opts.neo4jDown?.()) return { kind: "retry", delayMs: 2_000 };
+    const started = performance.now();
+    try {
+      const outcome = await syncWorkspace(
+        {
+          database: opts.database,
+          neo4j: opts.neo4j,
+          neo4jDatabase: opts.neo4jDatabase,
+          rebuildAbove: opts.rebuildAbove,
+          batchSize: opts.batchSize,
+          graceMs,
+          onRebuilt: (result) => {
+            if (result.previousSlot) scheduleRetirement(workspaceId, result.previousSlot);
+          },
+        },
+        workspaceId,
+      );
+      const ms = performance.now() - started;
+      if (outcome.kind === "built")
+        baseLog.info(`sync ${workspaceId}: built in full at revision ${outcome.revision} (${outcome.reason})`);
+      opts.onSynced?.(workspaceId, outcome, ms);
+      return { kind: "ack" };
+    } catch (err) {
+      const final = delivery.deliveryCount >= 5;
+      baseLog.warn(`sync ${workspaceId}: ${(err as Error).message}${final ? " (left to the sweep)" : " (will retry)"}`);
+      return final ? { kind: "term" } : { kind: "retry", delayMs: 500 * delivery.deliveryCount };
     }
   }
 

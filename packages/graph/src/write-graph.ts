@@ -12,6 +12,8 @@ export type WriteOptions = {
   database?: string;
   /** Called after every batch: the worker heartbeats its job from here. */
   onProgress?: () => void | Promise<void>;
+  /** The model revision the rows were read at (readGraphSource): the graph records it, the sync goes on from it. */
+  revision?: number;
 };
 
 export type WriteResult = {
@@ -56,6 +58,24 @@ export async function writeGraph(
     for (const r of rows.reified) nodes.push({ id: r.id, labels: ["Relationship", label], props: r.props });
     for (const r of rows.views) nodes.push({ id: r.id, labels: ["View", label], props: r.props });
     // New nodes take no locks that other new nodes need: two writers use both cores of a small server.
+    // How far the build has come, for readers of a graph not built yet ("building the graph (42%)").
+    const edgeCount =
+      rows.contains.length +
+      rows.sources.length +
+      rows.targets.length +
+      [...rows.relationships.values()].reduce((n, l) => n + l.length, 0);
+    const total = nodes.length + edgeCount;
+    let done = 0;
+    const progress = async (written: number) => {
+      done += written;
+      await driver.executeQuery(
+        "MERGE (b:GraphBuild {workspace_id: $ws}) SET b.done = $done, b.total = $total, b.at = timestamp()",
+        { ws: workspaceId, done: neo4j.int(done), total: neo4j.int(total) },
+        { database: opts.database },
+      );
+      await opts.onProgress?.();
+    };
+    await progress(0);
     const ids = new Map<string, string>();
     await inParallel(Math.ceil(nodes.length / batchSize), 2, async (b) => {
       const batch = nodes.slice(b * batchSize, (b + 1) * batchSize);
@@ -69,7 +89,7 @@ export async function writeGraph(
       } finally {
         await writer.close();
       }
-      await opts.onProgress?.();
+      await progress(batch.length);
     });
 
     let skipped = 0;
@@ -99,7 +119,7 @@ export async function writeGraph(
     for (let i = 0; i < edges.length; i += batchSize) {
       const batch = edges.slice(i, i + batchSize);
       await session.executeWrite((tx) => tx.run(CREATE_EDGES, { rows: batch }));
-      await opts.onProgress?.();
+      await progress(batch.length);
     }
 
     const expected = meta?.generation ?? 0;
@@ -107,9 +127,15 @@ export async function writeGraph(
       const res = await tx.run(
         `MERGE (m:GraphMeta {workspace_id: $ws})
          WITH m WHERE coalesce(m.generation, 0) = $expected
-         SET m.previous_slot = m.slot, m.slot = $slot, m.generation = $expected + 1, m.switched_at = timestamp()
+         SET m.previous_slot = m.slot, m.slot = $slot, m.generation = $expected + 1, m.switched_at = timestamp(),
+           m.revision = $revision
          RETURN m.generation AS generation`,
-        { ws: workspaceId, expected: neo4j.int(expected), slot },
+        {
+          ws: workspaceId,
+          expected: neo4j.int(expected),
+          slot,
+          revision: opts.revision === undefined ? null : neo4j.int(opts.revision),
+        },
       );
       return res.records[0] ? Number(res.records[0].get("generation")) : null;
     });

@@ -152,13 +152,24 @@ describe("explore answers questions about the active workspace", () => {
     expect(nul.body.errors[0].path).toBe("parameters.p");
   });
 
-  test("before the first rebuild, explore says how to build the graph", async () => {
+  test("a graph never built is built on its first use: meanwhile explore says how far the build has come", async () => {
     const res = await a.as("viewer", a2).post("/api/explore", { query: "MATCH (n) RETURN n" });
     expect(res.status).toBe(200); // a2 was rebuilt; a fresh workspace is not:
     const fresh = await a.owner.post("/api/workspaces", { name: "Fresh" });
-    const none = await a.as("viewer", fresh.body.id).post("/api/explore", { query: "MATCH (n) RETURN n" });
-    expect(none.status).toBe(409);
-    expect(none.body.detail).toMatch(/POST \/api\/export\/neo4j/);
+    const inFresh = a.as("viewer", fresh.body.id);
+    const none = await inFresh.post("/api/explore", { query: "MATCH (n) RETURN count(n) AS n" });
+    expect(none.status).toBe(503);
+    expect(none.body.detail).toMatch(/^Building the graph of this workspace \(\d+%\)$/);
+    expect(none.body.detail).not.toMatch(/api|rebuild/i);
+    expect(none.headers.get("retry-after")).toBe("1");
+    let built = none;
+    for (let i = 0; i < 200 && built.status === 503; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      built = await inFresh.post("/api/explore", { query: "MATCH (n) RETURN count(n) AS n" });
+    }
+    expect(built.status, built.text).toBe(200);
+    expect(built.body.graph).toMatchObject({ behind: 0 });
+    expect(built.body.graph.revision).toBe(built.body.graph.model_revision);
   });
 });
 

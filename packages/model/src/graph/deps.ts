@@ -1,8 +1,21 @@
 import type { Driver } from "neo4j-driver";
 
-/** A request to rebuild one workspace's graph; the job row in graph_jobs carries its state. */
-/** A rebuild job; requestId is the id of the request that asked for it, carried into the worker's log lines. */
-export type GraphJob = { jobId: string; workspaceId: string; requestId?: string };
+/**
+ * A job of the graph worker. A rebuild (kind absent or "rebuild") has its row in graph_jobs, which carries its state;
+ * requestId is the id of the request that asked for it, carried into the worker's log lines. A sync ("sync") has no
+ * row and carries nothing but the workspace: it says "look at the change log", whose groups after the graph's
+ * revision the worker then applies (or builds the graph when it was never built).
+ */
+export type GraphJob = { jobId: string; workspaceId: string; requestId?: string; kind?: "rebuild" | "sync" };
+
+/**
+ * The sync job of a workspace. Its id (the queue's de-duplication key) names the model revision that asked for it,
+ * so every wake-up for the same revision is one message; `build` asks for a first build (one per 10 s window).
+ */
+export function syncJob(workspaceId: string, reason: { revision: number } | "build"): GraphJob {
+  const key = reason === "build" ? `build-${Math.floor(Date.now() / 10_000)}` : `r${reason.revision}`;
+  return { kind: "sync", jobId: `sync-${workspaceId}-${key}`, workspaceId };
+}
 
 /** What a job handler tells the queue: done (ack), never again (term), or try later (redeliver). */
 export type JobOutcome = { kind: "ack" } | { kind: "term" } | { kind: "retry"; delayMs: number };

@@ -1,3 +1,4 @@
+import { type Database, sql } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
 import neo4j, { type ManagedTransaction, type Record as Neo4jRecord, type Transaction } from "neo4j-driver";
 import type { z } from "zod";
@@ -6,8 +7,8 @@ import type { Query } from "./cypher/ast.ts";
 import { parseReadQuery } from "./cypher/parse.ts";
 import { printScoped } from "./cypher/print.ts";
 import { REGEX_SUBJECT_LIMIT, SUBJECT_TOO_LONG, unsafeRegexReason } from "./cypher/safe-regex.ts";
-import type { GraphDeps } from "./deps.ts";
-import { readGraphMeta, type Slot, scopeLabel } from "./labels.ts";
+import { type GraphDeps, syncJob } from "./deps.ts";
+import { readBuildProgress, readGraphMeta, type Slot, scopeLabel } from "./labels.ts";
 import { checkPlan, type PlanNode } from "./plan-check.ts";
 import { withQuerySlot } from "./query-slots.ts";
 import { toResult } from "./results.ts";
@@ -22,7 +23,7 @@ export async function explore({
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const query = parseReadQuery(input.query);
-  return withQuerySlot(ctx, (hold) => runScopedQuery(graph, ws, query, input.parameters ?? {}, hold));
+  return withQuerySlot(ctx, (hold) => runScopedQuery(graph, ws, query, input.parameters ?? {}, hold, ctx.database));
 }
 
 /**
@@ -30,7 +31,9 @@ export async function explore({
  * label on every node pattern, its EXPLAIN plan is checked, and it runs in a READ transaction with a timeout,
  * streaming at most rowCap + 1 records. `hold` receives a promise that settles once Neo4j has let go of the
  * transaction (rolled back, or the connection closed): the caller's query slot stays taken until then, even when the
- * answer (a timeout) went out earlier.
+ * answer (a timeout) went out earlier. With `database`, the answer says how current the graph is (`graph`: its
+ * revision, the model's, and how many change groups it is behind), and a graph that is behind or was never built
+ * wakes the sync (a coalesced job; the change log says what to apply).
  */
 export async function runScopedQuery(
   graph: GraphDeps,
@@ -38,6 +41,7 @@ export async function runScopedQuery(
   query: Query,
   parameters: Record<string, unknown>,
   hold: (ended: Promise<unknown>) => void = () => {},
+  database?: Database,
 ): Promise<z.infer<typeof QueryResultSchema>> {
   checkParameters(parameters);
   checkRegexParameters(query, parameters);
@@ -51,6 +55,7 @@ export async function runScopedQuery(
     fetchSize: rowCap + 1,
   });
   let scope = "";
+  let revision: number | null = null;
   // One explicit transaction, never retried: executeRead would re-run a query that ran out of memory or time for
   // half a minute. Neo4j enforces the timeout between rows; the deadline below answers the caller even when the
   // server is stuck inside one expression.
@@ -67,6 +72,7 @@ export async function runScopedQuery(
     const work = (async () => {
       const prepared = await prepareScoped(tx, workspaceId, query, parameters);
       scope = prepared.scope;
+      revision = prepared.revision;
       const result = tx.run(prepared.text, parameters);
       const keys = (await result.keys()) as string[];
       const records: Neo4jRecord[] = [];
@@ -81,8 +87,10 @@ export async function runScopedQuery(
       return toResult(keys, records, truncated, rowCap);
     })();
     work.catch(() => {});
-    return await Promise.race([work, stopped]);
+    const result = await Promise.race([work, stopped]);
+    return database ? { ...result, graph: await freshness(graph, database, workspaceId, revision) } : result;
   } catch (err) {
+    if (err instanceof GraphBuilding) wake(graph, syncJob(workspaceId, "build"));
     throw mapNeo4jError(err, scope, timeout);
   } finally {
     clearTimeout(deadline);
@@ -107,32 +115,54 @@ export async function prepareScoped(
   query: Query,
   parameters: Record<string, unknown>,
 ) {
-  const scope = scopeLabel(workspaceId, await currentSlot(tx, workspaceId));
+  const current = await currentGraph(tx, workspaceId);
+  const scope = scopeLabel(workspaceId, current.slot);
   const text = printScoped(query, scope);
   const explained = await tx.run(`EXPLAIN ${text}`, parameters);
   checkPlan(explained.summary.plan as unknown as PlanNode, scope);
-  return { scope, text };
+  return { scope, text, revision: current.revision };
+}
+
+/** A graph that was never built: 503 with Retry-After, saying how far its first build has come. */
+class GraphBuilding extends AppError {
+  constructor(percent: number) {
+    super("UNAVAILABLE", `Building the graph of this workspace (${percent}%)`, { headers: { "Retry-After": "1" } });
+  }
 }
 
 /**
- * The workspace's current slot, remembered for SLOT_TTL_MS. Safe because a switched-away slot stays readable for
- * the retire grace (default 11 s), longer than this TTL plus the query timeout; a rebuild answered by this
- * process forgets the entry at once (forgetSlot).
+ * The workspace's current slot and revision, remembered for SLOT_TTL_MS. Safe because a switched-away slot stays
+ * readable for the retire grace (default 11 s), longer than this TTL plus the query timeout; a rebuild answered by
+ * this process forgets the entry at once (forgetSlot). The revision shown may be that much older than the graph's.
  */
 const SLOT_TTL_MS = 500;
-const slots = new Map<string, { slot: Slot; at: number }>();
+const slots = new Map<string, { slot: Slot; revision: number | null; at: number }>();
 
-async function currentSlot(tx: ManagedTransaction | Transaction, workspaceId: string): Promise<Slot> {
+async function currentGraph(tx: ManagedTransaction | Transaction, workspaceId: string) {
   const cached = slots.get(workspaceId);
-  if (cached && Date.now() - cached.at < SLOT_TTL_MS) return cached.slot;
+  if (cached && Date.now() - cached.at < SLOT_TTL_MS) return cached;
   const meta = await readGraphMeta(tx, workspaceId);
-  if (!meta)
-    throw new AppError("CONFLICT", "The graph of this workspace has not been built yet: rebuild it", {
-      see: "graphRebuild",
-    });
+  if (!meta) throw new GraphBuilding((await readBuildProgress(tx, workspaceId)) ?? 0);
   if (slots.size > 10_000) slots.clear();
-  slots.set(workspaceId, { slot: meta.slot, at: Date.now() });
-  return meta.slot;
+  const current = { slot: meta.slot, revision: meta.revision, at: Date.now() };
+  slots.set(workspaceId, current);
+  return current;
+}
+
+/** How current the graph is; one behind the model (or more) wakes the sync, in case its wake-up was lost. */
+async function freshness(graph: GraphDeps, database: Database, workspaceId: string, revision: number | null) {
+  const [row] = await database.rows<{ revision: string | number }>(
+    sql`select revision from workspaces where id = ${workspaceId}`,
+  );
+  const model = Number(row?.revision ?? 0);
+  const behind = Math.max(0, model - (revision ?? 0));
+  if (behind > 0 || revision === null) wake(graph, syncJob(workspaceId, { revision: model }));
+  return { revision, model_revision: model, behind };
+}
+
+/** Asks the worker to look at the log; a queue that is down is no error here (the worker's sweep catches up). */
+function wake(graph: GraphDeps, job: ReturnType<typeof syncJob>): void {
+  graph.queue.enqueue(job).catch(() => {});
 }
 
 export function forgetSlot(workspaceId: string): void {

@@ -30,6 +30,14 @@ export const QueryResultSchema = z.object({
   ),
   truncated: z.boolean().describe("More rows existed than rowCap"),
   rowCap: z.number(),
+  graph: z
+    .object({
+      revision: z.number().nullable().describe("The model revision (change group) the graph shows"),
+      model_revision: z.number().describe("The model's latest revision"),
+      behind: z.number().describe("Change groups the graph has still to apply (it catches up by itself)"),
+    })
+    .optional()
+    .describe("How current the graph was when the query ran"),
 });
 
 /** A graph rebuild job as REST and MCP show it (GET /api/export/neo4j/jobs/:jobId, rebuild_graph). */

@@ -2,6 +2,7 @@ import type { Database, DbOrTx, Tx } from "@ams/db";
 import { AppError, type Via } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { type RequestContext, requireWorkspace } from "../context.ts";
+import { announceCommitted } from "./committed.ts";
 
 /** Who makes a change and how it came: recorded on its change group. */
 export type ChangeActor = { id: string | null; name: string | null; via: Via; requestId: string | null };
@@ -42,6 +43,7 @@ export function actorOf(ctx: RequestContext, via?: Via): ChangeActor {
  * user action: one group, a cascading delete included). The workspace's next revision is taken under its row lock
  * (`update ... returning`), so revisions are gapless and commit in order; a rollback gives the number back.
  * The capture triggers (migration 0018) write the entries; a write outside a group is refused by the database.
+ * Once committed, the group is announced (onChangeCommitted): the graph sync's wake-up.
  */
 export async function withChange<T>(
   ctx: RequestContext,
@@ -49,9 +51,15 @@ export async function withChange<T>(
   fn: (tx: Tx, change: OpenChange) => Promise<T>,
 ): Promise<T> {
   const ws = requireWorkspace(ctx);
-  return ctx.database.db.transaction((tx) =>
-    recordChange(ctx.database, tx, ws, actorOf(ctx, options.via), options.summary, fn),
+  let revision = 0;
+  const out = await ctx.database.db.transaction((tx) =>
+    recordChange(ctx.database, tx, ws, actorOf(ctx, options.via), options.summary, (t, change) => {
+      revision = change.revision;
+      return fn(t, change);
+    }),
   );
+  announceCommitted({ workspaceId: ws, revision });
+  return out;
 }
 
 /** withChange inside a transaction the caller already runs (creating a workspace, then its content). */

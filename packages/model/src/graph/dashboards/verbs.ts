@@ -164,7 +164,7 @@ export async function runPanel({
   const bindings = panel.bindings ?? Object.fromEntries(def.parameters.map((p) => [p.name, p.name]));
   for (const [param, source] of Object.entries(bindings)) cypherParams[param] = values[source] ?? null;
   const query = parseReadQuery(panel.query);
-  const result = await withQuerySlot(ctx, (hold) => runScopedQuery(graph, ws, query, cypherParams, hold));
+  const result = await withQuerySlot(ctx, (hold) => runScopedQuery(graph, ws, query, cypherParams, hold, ctx.database));
   return {
     dashboardId: row.id,
     revision: row.revision,
