@@ -9,12 +9,26 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
   readonly errors: FieldError[];
-  constructor(status: number, message: string, code?: string, errors: FieldError[] = []) {
+  /** 412: the object as it is now (the server's answer to a stale If-Match), to merge into and send again. */
+  readonly current?: { revision: number } & Record<string, unknown>;
+  constructor(
+    status: number,
+    message: string,
+    code?: string,
+    errors: FieldError[] = [],
+    current?: ApiError["current"],
+  ) {
     super(message);
     this.status = status;
     this.code = code;
     this.errors = errors;
+    this.current = current;
   }
+}
+
+/** The object a 412 answered with (someone else changed it since the revision sent in If-Match), else undefined. */
+export function staleObject<T extends { revision: number }>(err: unknown): T | undefined {
+  return err instanceof ApiError && err.status === 412 && err.current ? (err.current as unknown as T) : undefined;
 }
 
 /** Plain words for any failure, for the error banner and inline messages. */
@@ -35,6 +49,7 @@ const STATUS_WORDS: Record<number, string> = {
   403: "You do not have permission to do that.",
   404: "It no longer exists. Someone may have deleted it meanwhile.",
   409: "It changed meanwhile. Reload and try again.",
+  412: "Someone else changed it meanwhile; nothing was saved.",
   413: "The file or request is too large.",
   422: "Some values are not valid.",
   429: "Too many attempts. Wait a moment and try again.",
@@ -47,6 +62,10 @@ async function toApiError(res: Response): Promise<ApiError> {
   try {
     body = await res.json();
   } catch {}
+  // A stale If-Match answers the object as it is now, not a problem.
+  if (res.status === 412 && typeof (body as { revision?: unknown }).revision === "number") {
+    return new ApiError(412, STATUS_WORDS[412] ?? "", "PRECONDITION_FAILED", [], body as ApiError["current"]);
+  }
   const words =
     body.detail || body.title || body.message || STATUS_WORDS[res.status] || `The server answered ${res.status}.`;
   return new ApiError(res.status, words, body.code, Array.isArray(body.errors) ? body.errors : []);
@@ -71,7 +90,13 @@ function refreshSession(): Promise<boolean> {
   return refreshing;
 }
 
-export type RequestOptions = { body?: unknown; query?: Record<string, string | number | undefined>; raw?: boolean };
+export type RequestOptions = {
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  raw?: boolean;
+  /** The revision of the object as this screen last saw it: sent as If-Match, so a change made since is never overwritten. */
+  revision?: number;
+};
 
 function urlOf(path: string, query?: RequestOptions["query"]): string {
   if (!query) return path;
@@ -83,6 +108,7 @@ function urlOf(path: string, query?: RequestOptions["query"]): string {
 
 async function send(method: string, path: string, opts: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { accept: "application/json" };
+  if (opts.revision !== undefined) headers["if-match"] = `"${opts.revision}"`;
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData || opts.body instanceof Blob) body = opts.body;
   else if (opts.body !== undefined) {
@@ -129,8 +155,9 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
 export const api = {
   get: <T>(path: string, query?: RequestOptions["query"]) => request<T>("GET", path, { query }),
   post: <T>(path: string, body?: unknown) => request<T>("POST", path, { body }),
-  put: <T>(path: string, body?: unknown) => request<T>("PUT", path, { body }),
-  del: <T = void>(path: string) => request<T>("DELETE", path),
+  /** `revision`: the object's revision as last seen, sent as If-Match (a 412 ApiError carries the current object). */
+  put: <T>(path: string, body?: unknown, revision?: number) => request<T>("PUT", path, { body, revision }),
+  del: <T = void>(path: string, revision?: number) => request<T>("DELETE", path, { revision }),
   raw: (method: string, path: string, body?: unknown) => request<Response>(method, path, { body, raw: true }),
 };
 

@@ -1,6 +1,6 @@
-import { api, describeError } from "../api/client.ts";
+import { api, describeError, staleObject } from "../api/client.ts";
 import type { Element, Relationship, ViewDetail } from "../api/types.ts";
-import { dropElement, dropRelationship, putElement, putRelationship } from "../modeler/model-store.ts";
+import { dropElement, dropRelationship, model, putElement, putRelationship } from "../modeler/model-store.ts";
 import { notify } from "../ui/notices.tsx";
 import { editor, setSelected, setView } from "./editor-store.ts";
 import { clearHistory, record } from "./history.ts";
@@ -53,6 +53,66 @@ async function guarded(viewId: string, work: () => Promise<void>): Promise<boole
   }
 }
 
+/**
+ * The revisions the canvas last saw of its nodes and connections, kept from every answer, so that each write sends
+ * If-Match. A node created here is 0 until its answer arrives, and then written without If-Match.
+ */
+function remember(kind: "node" | "connection", id: string, revision: number): void {
+  setView((v) => {
+    if (kind === "node") {
+      const n = v.nodes.get(id);
+      return n ? { ...v, nodes: new Map(v.nodes).set(id, { ...n, revision }) } : v;
+    }
+    const c = v.connections.get(id);
+    return c ? { ...v, connections: new Map(v.connections).set(id, { ...c, revision }) } : v;
+  });
+}
+
+const seenRevision = (kind: "node" | "connection", id: string): number | undefined => {
+  const v = editor.get().view;
+  const revision = kind === "node" ? v?.nodes.get(id)?.revision : v?.connections.get(id)?.revision;
+  return revision || undefined;
+};
+
+/**
+ * Geometry and removals on the canvas are last-writer by design: a node the user dropped ends where they dropped
+ * it, even when someone else moved it meanwhile (they then see it move). The write goes with the revision the canvas
+ * saw; a 412 means someone else changed the node since, and the same write is sent again with the revision the
+ * server answered, deliberately. Field edits (names, documentation, labels) are merged in the properties panel
+ * instead, never sent again blindly.
+ */
+async function putLatest(kind: "node" | "connection", url: string, id: string, body: unknown): Promise<void> {
+  let saved: { revision: number };
+  try {
+    saved = await api.put<{ revision: number }>(url, body, seenRevision(kind, id));
+  } catch (err) {
+    const current = staleObject<{ revision: number }>(err);
+    if (!current) throw err;
+    saved = await api.put<{ revision: number }>(url, body, current.revision);
+  }
+  remember(kind, id, saved.revision);
+}
+
+async function deleteLatest(kind: "node" | "connection", url: string, id: string): Promise<void> {
+  try {
+    await api.del(url, seenRevision(kind, id));
+  } catch (err) {
+    const current = staleObject<{ revision: number }>(err);
+    if (!current) throw err;
+    await api.del(url, current.revision);
+  }
+}
+
+async function postNode(viewId: string, n: FlatNode): Promise<void> {
+  const saved = await api.post<{ revision: number }>(path(viewId, "/nodes"), nodeBody(n));
+  remember("node", n.id, saved.revision);
+}
+
+async function postConnection(viewId: string, c: FlatConnection): Promise<void> {
+  const saved = await api.post<{ revision: number }>(path(viewId, "/connections"), connectionBody(c));
+  remember("connection", c.id, saved.revision);
+}
+
 export type Geometry = { x: number; y: number; w: number; h: number; parentId: string | null };
 export type GeometryChange = { id: string; before: Geometry; after: Geometry };
 export type BendChange = { id: string; before: { x: number; y: number }[]; after: { x: number; y: number }[] };
@@ -91,12 +151,12 @@ async function sendGeometry(viewId: string, changes: GeometryChange[], bends: Be
         h: Math.round(g.h),
       };
       if (g.parentId !== other.parentId) body.parent_id = g.parentId;
-      return api.put(path(viewId, `/nodes/${encodeURIComponent(c.id)}`), body);
+      return putLatest("node", path(viewId, `/nodes/${encodeURIComponent(c.id)}`), c.id, body);
     }),
   );
   await Promise.all(
     bends.map((b) =>
-      api.put(path(viewId, `/connections/${encodeURIComponent(b.id)}`), {
+      putLatest("connection", path(viewId, `/connections/${encodeURIComponent(b.id)}`), b.id, {
         bendpoints: b[side].map((p) => ({ x: Math.round(p.x), y: Math.round(p.y) })),
       }),
     ),
@@ -183,8 +243,8 @@ function removeLocal(nodeIds: Set<string>, connectionIds: Set<string>) {
 
 async function createAll(viewId: string, nodes: FlatNode[], connections: FlatConnection[]) {
   // One at a time in drawing order: a child's parent must exist before it, a connection's ends before it.
-  for (const n of nodes) await api.post(path(viewId, "/nodes"), nodeBody(n));
-  for (const c of connections) await api.post(path(viewId, "/connections"), connectionBody(c));
+  for (const n of nodes) await postNode(viewId, n);
+  for (const c of connections) await postConnection(viewId, c);
 }
 
 async function deleteAll(viewId: string, nodes: FlatNode[], connections: FlatConnection[]) {
@@ -194,8 +254,15 @@ async function deleteAll(viewId: string, nodes: FlatNode[], connections: FlatCon
   const view = editor.get().view;
   const attached = new Set(view ? connectionsTouching(view, nodeIds).map((c) => c.id) : []);
   for (const c of connections)
-    if (!attached.has(c.id)) await api.del(path(viewId, `/connections/${encodeURIComponent(c.id)}`)).catch(ignoreGone);
-  await Promise.all(topNodes.map((n) => api.del(path(viewId, `/nodes/${encodeURIComponent(n.id)}`)).catch(ignoreGone)));
+    if (!attached.has(c.id))
+      await deleteLatest("connection", path(viewId, `/connections/${encodeURIComponent(c.id)}`), c.id).catch(
+        ignoreGone,
+      );
+  await Promise.all(
+    topNodes.map((n) =>
+      deleteLatest("node", path(viewId, `/nodes/${encodeURIComponent(n.id)}`), n.id).catch(ignoreGone),
+    ),
+  );
 }
 
 /** Already gone is what deleting wanted. */
@@ -286,24 +353,27 @@ export async function connect(
   const ok = await guarded(view.id, async () => {
     await createRel();
     insertLocal([], [conn]);
-    await api.post(path(view.id, "/connections"), connectionBody(conn));
+    await postConnection(view.id, conn);
   });
   if (!ok) return;
   setSelected([conn.id]);
   record({
     label: "Connect",
     undo: async () => {
-      await api.del(path(view.id, `/connections/${encodeURIComponent(conn.id)}`)).catch(ignoreGone);
+      await deleteLatest("connection", path(view.id, `/connections/${encodeURIComponent(conn.id)}`), conn.id).catch(
+        ignoreGone,
+      );
       removeLocal(new Set(), new Set([conn.id]));
       if ("create" in relationship) {
-        await api.del(`/api/relationships/${encodeURIComponent(relId)}`).catch(ignoreGone);
+        const seen = model.get().relationships.get(relId)?.revision;
+        await api.del(`/api/relationships/${encodeURIComponent(relId)}`, seen).catch(ignoreGone);
         dropRelationship(relId);
       }
     },
     redo: async () => {
       await createRel();
       insertLocal([], [conn]);
-      await api.post(path(view.id, "/connections"), connectionBody(conn));
+      await postConnection(view.id, conn);
     },
   });
 }
@@ -319,20 +389,21 @@ export async function createElementOnView(type: string, name: string, node: Omit
     await createElement();
     insertLocal([flat], []);
     setSelected([flat.id]);
-    await api.post(path(view.id, "/nodes"), nodeBody(flat));
+    await postNode(view.id, flat);
   });
   if (!ok) return;
   record({
     label: `New ${name}`,
     undo: async () => {
-      await api.del(`/api/elements/${encodeURIComponent(elementId)}`).catch(ignoreGone);
+      const seen = model.get().elements.get(elementId)?.revision;
+      await api.del(`/api/elements/${encodeURIComponent(elementId)}`, seen).catch(ignoreGone);
       dropElement(elementId);
       removeLocal(new Set([flat.id]), new Set());
     },
     redo: async () => {
       await createElement();
       insertLocal([flat], []);
-      await api.post(path(view.id, "/nodes"), nodeBody(flat));
+      await postNode(view.id, flat);
     },
   });
 }
@@ -354,11 +425,15 @@ export async function deleteFromModel(ids: Iterable<string>) {
   }
   await guarded(view.id, async () => {
     for (const id of relationshipIds) {
-      await api.del(`/api/relationships/${encodeURIComponent(id)}`).catch(ignoreGone);
+      await api
+        .del(`/api/relationships/${encodeURIComponent(id)}`, model.get().relationships.get(id)?.revision)
+        .catch(ignoreGone);
       dropRelationship(id);
     }
     for (const id of elementIds) {
-      await api.del(`/api/elements/${encodeURIComponent(id)}`).catch(ignoreGone);
+      await api
+        .del(`/api/elements/${encodeURIComponent(id)}`, model.get().elements.get(id)?.revision)
+        .catch(ignoreGone);
       dropElement(id);
     }
   });

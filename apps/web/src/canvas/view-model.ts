@@ -14,6 +14,8 @@ export type FlatNode = {
   h: number;
   style?: unknown;
   parentId: string | null;
+  /** The node's revision as last read or written (0 until the server answered a new node): sent as If-Match. */
+  revision?: number;
 };
 export type FlatConnection = ViewConnection;
 

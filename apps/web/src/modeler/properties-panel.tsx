@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, api } from "../api/client.ts";
+import { ApiError, api, staleObject } from "../api/client.ts";
 import type { Element, ElementViewRef, PropertyDefinition, PropertyValue, Relationship } from "../api/types.ts";
 import { useStore } from "../app/store.ts";
 import { editor } from "../canvas/editor-store.ts";
@@ -8,6 +8,7 @@ import { HistoryPanel } from "../history/history-panel.tsx";
 import { ConfirmDialog } from "../ui/dialog.tsx";
 import { words } from "../ui/form.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
+import { ConflictBox, useMergingSave } from "./conflict.tsx";
 import { NewRelationshipDialog } from "./element-dialogs.tsx";
 import { IconPicker } from "./icon-picker.tsx";
 import { dropElement, dropRelationship, model, openView, putElement, putRelationship, select } from "./model-store.ts";
@@ -173,6 +174,23 @@ function goneMeanwhile(kind: "element" | "relationship", id: string) {
   };
 }
 
+/**
+ * A delete sent with the revision this screen saw: when someone changed the object since (412), the screen takes
+ * their version and says so, and nothing is deleted: the user decides again looking at what is there now.
+ */
+function changedMeanwhile<T extends { revision: number }>(kind: string, put: (current: T) => void) {
+  return (err: unknown): never => {
+    const current = staleObject<T>(err);
+    if (current) {
+      put(current);
+      throw new Error(
+        `Someone else changed this ${kind} meanwhile, so it was not deleted. Look at it and delete again.`,
+      );
+    }
+    throw err;
+  };
+}
+
 async function refreshOpenView() {
   const id = editor.get().view?.id;
   if (id) await loadView(id).catch(() => undefined);
@@ -182,14 +200,19 @@ function ElementPanel(props: { element: Element; editable: boolean }) {
   const el = props.element;
   const [confirm, setConfirm] = useState(false);
   const [relating, setRelating] = useState(false);
-  const save = async (patch: Record<string, unknown>) =>
-    putElement(
-      await api
-        .put<Element>(`/api/elements/${encodeURIComponent(el.id)}`, patch)
+  const merging = useMergingSave<Element>({
+    base: el,
+    send: (patch, revision) =>
+      api
+        .put<Element>(`/api/elements/${encodeURIComponent(el.id)}`, patch, revision)
         .catch(goneMeanwhile("element", el.id)),
-    );
+    onSaved: putElement,
+  });
+  const save = merging.save;
   const remove = async () => {
-    await api.del(`/api/elements/${encodeURIComponent(el.id)}`);
+    await api
+      .del(`/api/elements/${encodeURIComponent(el.id)}`, el.revision)
+      .catch(changedMeanwhile<Element>("element", putElement));
     dropElement(el.id);
     notify(`Deleted '${el.name}' from the model.`);
     await refreshOpenView();
@@ -198,6 +221,15 @@ function ElementPanel(props: { element: Element; editable: boolean }) {
   return (
     <>
       <p class="muted">{words(el.type)}</p>
+      {merging.conflict ? (
+        <ConflictBox
+          what="element"
+          conflict={merging.conflict}
+          editable={props.editable}
+          onKeepMine={() => merging.keepMine().then(refreshOpenView)}
+          onTakeTheirs={merging.takeTheirs}
+        />
+      ) : null}
       <SavedText
         id="el-name"
         label="Name"
@@ -264,12 +296,15 @@ function RelationshipPanel(props: { relationship: Relationship; editable: boolea
   const r = props.relationship;
   const elements = useStore(model, (s) => s.elements);
   const [confirm, setConfirm] = useState(false);
-  const save = async (patch: Record<string, unknown>) =>
-    putRelationship(
-      await api
-        .put<Relationship>(`/api/relationships/${encodeURIComponent(r.id)}`, patch)
+  const merging = useMergingSave<Relationship>({
+    base: r,
+    send: (patch, revision) =>
+      api
+        .put<Relationship>(`/api/relationships/${encodeURIComponent(r.id)}`, patch, revision)
         .catch(goneMeanwhile("relationship", r.id)),
-    );
+    onSaved: putRelationship,
+  });
+  const save = merging.save;
   const ro = !props.editable;
   return (
     <>
@@ -283,6 +318,15 @@ function RelationshipPanel(props: { relationship: Relationship; editable: boolea
           {elements.get(r.target)?.name ?? r.target}
         </button>
       </p>
+      {merging.conflict ? (
+        <ConflictBox
+          what="relationship"
+          conflict={merging.conflict}
+          editable={props.editable}
+          onKeepMine={() => merging.keepMine().then(refreshOpenView)}
+          onTakeTheirs={merging.takeTheirs}
+        />
+      ) : null}
       <SavedText
         id="rel-name"
         label="Name"
@@ -356,7 +400,9 @@ function RelationshipPanel(props: { relationship: Relationship; editable: boolea
             setConfirm(false);
             if (!yes) return;
             try {
-              await api.del(`/api/relationships/${encodeURIComponent(r.id)}`);
+              await api
+                .del(`/api/relationships/${encodeURIComponent(r.id)}`, r.revision)
+                .catch(changedMeanwhile<Relationship>("relationship", putRelationship));
               dropRelationship(r.id);
               await refreshOpenView();
             } catch (err) {
@@ -370,16 +416,36 @@ function RelationshipPanel(props: { relationship: Relationship; editable: boolea
 }
 
 /** A note's text or a group's title: view-only objects, so they change the view, not the model. */
-function NodeLabelPanel(props: { viewId: string; nodeId: string; kind: string; label: string; editable: boolean }) {
-  const save = async (label: string) => {
-    await api.put(`/api/views/${encodeURIComponent(props.viewId)}/nodes/${encodeURIComponent(props.nodeId)}`, {
-      label,
-    });
-    await loadView(props.viewId);
-  };
+function NodeLabelPanel(props: {
+  viewId: string;
+  nodeId: string;
+  kind: string;
+  label: string;
+  revision: number;
+  editable: boolean;
+}) {
+  const merging = useMergingSave<{ label: string; revision: number }>({
+    base: { label: props.label, revision: props.revision },
+    send: async (patch, revision) => {
+      const url = `/api/views/${encodeURIComponent(props.viewId)}/nodes/${encodeURIComponent(props.nodeId)}`;
+      const node = await api.put<{ label?: string | null; revision: number }>(url, patch, revision);
+      return { label: node.label ?? "", revision: node.revision };
+    },
+    onSaved: () => void loadView(props.viewId).catch(() => undefined),
+  });
+  const save = (label: string) => merging.save({ label });
   return (
     <>
       <p class="muted">{props.kind === "label" ? "Note" : "Group"} (in this view only)</p>
+      {merging.conflict ? (
+        <ConflictBox
+          what={props.kind === "label" ? "note" : "group"}
+          conflict={merging.conflict}
+          editable={props.editable}
+          onKeepMine={merging.keepMine}
+          onTakeTheirs={merging.takeTheirs}
+        />
+      ) : null}
       <SavedText
         id="node-label"
         label={props.kind === "label" ? "Text" : "Title"}
@@ -401,13 +467,13 @@ export function PropertiesPanel(props: { editable: boolean }) {
   const view = useStore(editor, (s) => s.view);
   // A single node or connection selected on the canvas shows its element or relationship.
   let shown = selection;
-  let viewObject: { nodeId: string; kind: string; label: string } | null = null;
+  let viewObject: { nodeId: string; kind: string; label: string; revision: number } | null = null;
   if (canvasSel.size === 1 && view) {
     const [id = ""] = canvasSel;
     const n = view.nodes.get(id);
     const c = view.connections.get(id);
     if (n?.element_id) shown = { kind: "element", id: n.element_id };
-    else if (n) viewObject = { nodeId: n.id, kind: n.kind, label: n.label ?? "" };
+    else if (n) viewObject = { nodeId: n.id, kind: n.kind, label: n.label ?? "", revision: n.revision ?? 0 };
     else if (c?.relationship_id) shown = { kind: "relationship", id: c.relationship_id };
   }
   const el = shown?.kind === "element" ? elements.get(shown.id) : undefined;

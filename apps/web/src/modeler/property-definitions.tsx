@@ -45,6 +45,8 @@ export function PropertyDefinitionsDialog(props: { onClose(): void }) {
       return true;
     } catch (err) {
       setError(refusal(err));
+      // A 412 (someone changed the definition meanwhile): show theirs, so the next try starts from it.
+      await reloadDefinitions().catch(() => undefined);
       return false;
     }
   };
@@ -134,7 +136,7 @@ function DefinitionRow(props: { definition: PropertyDefinition; run(work: () => 
   const [values, setValues] = useState(saved);
   useEffect(() => setValues(saved), [saved]);
   const url = `/api/property-definitions/${encodeURIComponent(d.id)}`;
-  const update = (patch: Record<string, unknown>) => props.run(() => api.put(url, patch));
+  const update = (patch: Record<string, unknown>) => props.run(() => api.put(url, patch, d.revision));
   const shownType = pendingType ?? d.type;
   if (d.is_system)
     return (
@@ -212,7 +214,7 @@ function DefinitionRow(props: { definition: PropertyDefinition; run(work: () => 
           type="button"
           class="danger"
           aria-label={`Delete ${d.name}`}
-          onClick={() => props.run(() => api.del(url))}
+          onClick={() => props.run(() => api.del(url, d.revision))}
         >
           Delete
         </button>

@@ -1,0 +1,119 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { seriousViolations } from "./support/axe.ts";
+import { launchChromium, screenshot } from "./support/browser.ts";
+import { type RunningServer, startServer } from "./support/server.ts";
+import { signedIn } from "./support/users.ts";
+
+/**
+ * No silent overwrite (issue 24), in real Chromium with two browser contexts on the same element: archi (Ana) and
+ * contrib (Ben) both have it open in the properties panel. Every save carries If-Match; a save that meets the other's
+ * change is merged field by field when the fields differ, and shown as a conflict with both values when they do not,
+ * resolved by the user without losing either value.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchChromium()]);
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+type Stored = { id: string; name: string; documentation: string | null; revision: number };
+
+describe("two people edit the same element", () => {
+  let ana: { context: BrowserContext; page: Page };
+  let ben: { context: BrowserContext; page: Page };
+  let elementId = "";
+
+  const stored = async (): Promise<Stored> => {
+    const res = await ana.page.request.get(`${server.base}/api/elements/${elementId}`);
+    expect(res.status()).toBe(200);
+    return (await res.json()) as Stored;
+  };
+  /** Types a value into a panel field and leaves it, which saves it. */
+  const edit = async (page: Page, field: "#el-name" | "#el-doc", value: string) => {
+    await page.locator(field).fill(value);
+    await page.locator(field === "#el-name" ? "#el-doc" : "#el-name").focus();
+  };
+
+  beforeAll(async () => {
+    [ana, ben] = await Promise.all([
+      signedIn(browser, server.base, "archi"),
+      signedIn(browser, server.base, "contrib"),
+    ]);
+    const post = async (path: string, data: unknown) => {
+      const res = await ana.page.request.post(`${server.base}${path}`, { headers: { origin: server.base }, data });
+      expect(res.status(), await res.text()).toBe(201);
+      return (await res.json()) as { id: string };
+    };
+    const ws = await post("/api/workspaces", { name: "Shared model" });
+    elementId = (await post("/api/elements", { name: "Claims register", type: "ApplicationComponent" })).id;
+    for (const { page } of [ana, ben]) {
+      await page.goto(`${server.base}/workspaces/${ws.id}`);
+      await page.locator('[data-element-id]:has-text("Claims register")').first().click();
+      await page.locator("#el-name").waitFor();
+      expect(await page.locator("#el-name").inputValue()).toBe("Claims register");
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await ana?.context.close();
+    await ben?.context.close();
+  });
+
+  test("different fields merge without asking: her name and his documentation both stay", async () => {
+    await edit(ana.page, "#el-name", "Claims ledger");
+    await expect.poll(async () => (await stored()).name).toBe("Claims ledger");
+    // Ben still has the first revision on screen; his documentation meets her rename (412) and is merged.
+    await edit(ben.page, "#el-doc", "Ben's notes");
+    await expect.poll(async () => (await stored()).documentation).toBe("Ben's notes");
+    expect((await stored()).name).toBe("Claims ledger");
+    await expect.poll(() => ben.page.locator("#el-name").inputValue()).toBe("Claims ledger");
+    expect(await ben.page.locator(".conflict").count()).toBe(0);
+    // Ana, now behind Ben's documentation, renames again: merged the same way.
+    await edit(ana.page, "#el-name", "Claims register v2");
+    await expect.poll(async () => (await stored()).name).toBe("Claims register v2");
+    expect((await stored()).documentation).toBe("Ben's notes");
+  }, 60_000);
+
+  test("the same field changed by both shows both values; keep mine sends mine with the new revision", async () => {
+    // Ben is behind Ana's second rename and renames too: the same field, different values.
+    const before = await stored();
+    await edit(ben.page, "#el-name", "Claims book");
+    const box = ben.page.getByRole("alert").filter({ hasText: "Changed by someone else" });
+    await box.waitFor();
+    await expect.poll(() => box.locator(".conflict-mine").first().textContent()).toBe("Claims book");
+    expect(await box.locator(".conflict-theirs").first().textContent()).toBe("Claims register v2");
+    // Nothing was overwritten: the server still has her name, and his field shows it while the box holds his.
+    expect(await stored()).toMatchObject({ name: "Claims register v2", revision: before.revision });
+    await expect.poll(() => ben.page.locator("#el-name").inputValue()).toBe("Claims register v2");
+    expect(await seriousViolations(ben.page), "properties panel with a conflict").toEqual([]);
+    await screenshot(ben.page, "conflict-rename");
+
+    await box.getByRole("button", { name: "Keep mine" }).click();
+    await expect.poll(async () => (await stored()).name).toBe("Claims book");
+    expect((await stored()).documentation).toBe("Ben's notes");
+    await expect.poll(() => ben.page.locator("#el-name").inputValue()).toBe("Claims book");
+    expect(await ben.page.locator(".conflict").count()).toBe(0);
+  }, 60_000);
+
+  test("take theirs keeps their value and drops mine, after both were shown", async () => {
+    // Ana, behind Ben's rename, rewrites the documentation; Ben, behind hers, rewrites it too.
+    await edit(ana.page, "#el-doc", "Ana's notes");
+    await expect.poll(async () => (await stored()).documentation).toBe("Ana's notes");
+    expect((await stored()).name).toBe("Claims book");
+    await edit(ben.page, "#el-doc", "Ben's second notes");
+    const box = ben.page.getByRole("alert").filter({ hasText: "Changed by someone else" });
+    await box.waitFor();
+    expect(await box.locator(".conflict-mine").first().textContent()).toBe("Ben's second notes");
+    expect(await box.locator(".conflict-theirs").first().textContent()).toBe("Ana's notes");
+    await screenshot(ben.page, "conflict-documentation");
+    await box.getByRole("button", { name: "Take theirs" }).click();
+    await box.waitFor({ state: "detached" });
+    expect(await ben.page.locator("#el-doc").inputValue()).toBe("Ana's notes");
+    expect(await stored()).toMatchObject({ name: "Claims book", documentation: "Ana's notes" });
+  }, 60_000);
+});
