@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { seriousViolations } from "./support/axe.ts";
 import { launchChromium, screenshot } from "./support/browser.ts";
+import { canvasPoint, dragMouse } from "./support/canvas.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 import { signedIn } from "./support/users.ts";
 
@@ -28,6 +29,9 @@ describe("two people edit the same element", () => {
   let ana: { context: BrowserContext; page: Page };
   let ben: { context: BrowserContext; page: Page };
   let elementId = "";
+  let workspaceId = "";
+  /** Every PUT and DELETE either page sent to the API, with its If-Match header. */
+  const writes: { page: string; method: string; url: string; ifMatch: string | undefined }[] = [];
 
   const stored = async (): Promise<Stored> => {
     const res = await ana.page.request.get(`${server.base}/api/elements/${elementId}`);
@@ -50,7 +54,17 @@ describe("two people edit the same element", () => {
       expect(res.status(), await res.text()).toBe(201);
       return (await res.json()) as { id: string };
     };
+    for (const [name, { page }] of [
+      ["ana", ana],
+      ["ben", ben],
+    ] as const) {
+      page.on("request", (req) => {
+        if ((req.method() === "PUT" || req.method() === "DELETE") && new URL(req.url()).pathname.startsWith("/api/"))
+          writes.push({ page: name, method: req.method(), url: req.url(), ifMatch: req.headers()["if-match"] });
+      });
+    }
     const ws = await post("/api/workspaces", { name: "Shared model" });
+    workspaceId = ws.id;
     elementId = (await post("/api/elements", { name: "Claims register", type: "ApplicationComponent" })).id;
     for (const { page } of [ana, ben]) {
       await page.goto(`${server.base}/workspaces/${ws.id}`);
@@ -115,5 +129,40 @@ describe("two people edit the same element", () => {
     await box.waitFor({ state: "detached" });
     expect(await ben.page.locator("#el-doc").inputValue()).toBe("Ana's notes");
     expect(await stored()).toMatchObject({ name: "Claims book", documentation: "Ana's notes" });
+  }, 60_000);
+
+  test("a node someone else moved meanwhile ends where the user dropped it (moves are last-writer)", async () => {
+    const post = async (path: string, data: unknown) => {
+      const res = await ana.page.request.post(`${server.base}${path}`, { headers: { origin: server.base }, data });
+      expect(res.status(), await res.text()).toBe(201);
+      return (await res.json()) as { id: string };
+    };
+    const view = await post("/api/views", { name: "Shared view" });
+    const node = await post(`/api/views/${view.id}/nodes`, { element_id: elementId, x: 100, y: 100, w: 120, h: 55 });
+    const position = async () => {
+      const res = await ana.page.request.get(`${server.base}/api/views/${view.id}`);
+      const detail = (await res.json()) as { nodes: { id: string; x: number; y: number }[] };
+      const n = detail.nodes.find((d) => d.id === node.id);
+      return { x: n?.x, y: n?.y };
+    };
+    for (const { page } of [ana, ben]) {
+      await page.goto(`${server.base}/workspaces/${workspaceId}?view=${view.id}`);
+      await page.locator(`svg.canvas g[data-node-id="${node.id}"]`).waitFor();
+    }
+    // Ana moves it right; Ben, whose screen still shows it at (100, 100), drags it down from there.
+    await dragMouse(ana.page, await canvasPoint(ana.page, 160, 127), await canvasPoint(ana.page, 360, 127));
+    await expect.poll(async () => (await position()).x).toBe(300);
+    await dragMouse(ben.page, await canvasPoint(ben.page, 160, 127), await canvasPoint(ben.page, 160, 277));
+    await expect.poll(position).toEqual({ x: 100, y: 250 });
+    expect(await ben.page.locator(".notice-error").count()).toBe(0);
+    // His first write named the revision he had seen and was refused (412); the same move went again with hers.
+    const bensMoves = writes.filter((w) => w.page === "ben" && w.url.endsWith(`/nodes/${node.id}`));
+    expect(bensMoves.length).toBe(2);
+    expect(bensMoves[0]?.ifMatch).not.toBe(bensMoves[1]?.ifMatch);
+    await screenshot(ben.page, "conflict-move-ends-where-dropped");
+
+    // Every write either page sent carried the revision it last saw.
+    expect(writes.length).toBeGreaterThan(8);
+    expect(writes.filter((w) => !/^"\d+"$/.test(w.ifMatch ?? ""))).toEqual([]);
   }, 60_000);
 });
