@@ -18,7 +18,8 @@ export async function archiWithWorkspace(base: string, opts: { pinTokenToWorkspa
   const session = <T>(method: string, path: string, body?: unknown) =>
     fetch(base + path, {
       method,
-      headers: { cookie, "content-type": "application/json" },
+      // A cookie-authenticated write names its page's origin (the gateway's CSRF rule).
+      headers: { cookie, "content-type": "application/json", origin: base },
       body: body === undefined ? undefined : JSON.stringify(body),
     }).then((r) => r.json() as Promise<T>);
   const orgs = await session<{ organizations: { id: string }[] }>("GET", "/api/organizations");

@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   resolve: async () => (await import("./resolve.ts")).benchResolve(),
   "valid-after": async () => (await import("./valid-after.ts")).benchValidAfter(),
   "two-factor": async () => (await import("./two-factor.ts")).benchTwoFactor(),
+  "live-events": async () => (await import("./live-events.ts")).benchLiveEvents(),
   mcp: async () => (await import("./mcp.ts")).benchMcp(),
   graph: async () => (await import("./graph.ts")).benchGraph(),
   fuzz: async () => (await import("./fuzz.ts")).benchFuzz(),
