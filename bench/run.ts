@@ -17,6 +17,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   "live-events": async () => (await import("./live-events.ts")).benchLiveEvents(),
   mcp: async () => (await import("./mcp.ts")).benchMcp(),
   graph: async () => (await import("./graph.ts")).benchGraph(),
+  analysis: async () => (await import("./analysis.ts")).benchAnalysis(),
   fuzz: async () => (await import("./fuzz.ts")).benchFuzz(),
   web: async () => (await import("./web.ts")).benchWeb(),
   "web-dashboard": async () => (await import("./web-dashboard.ts")).benchWebDashboard(),

@@ -1,3 +1,6 @@
+export * from "./analysis/derivation-rules.ts";
+export * from "./analysis/derived.ts";
+export * from "./analysis/derived-schemas.ts";
 export * from "./analysis/impact.ts";
 export * from "./analysis/impact-schemas.ts";
 export * from "./connections/write.ts";

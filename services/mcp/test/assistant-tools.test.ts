@@ -248,6 +248,19 @@ test("analyze_impact answers what depends on a node, by layer with paths; bad de
   expect(textOf(bad)).toContain("depth");
 });
 
+test("derive_relationships gives the certain serving of a node through the service it realizes", async () => {
+  const m = await smallModel();
+  const tech = (await structured("create_element", { name: "Hosting", type: "TechnologyService" })).id as string;
+  await structured("create_relationship", { type: "Realization", source: m.node, target: tech });
+  await structured("create_relationship", { type: "Serving", source: tech, target: m.app });
+  const derived = await structured("derive_relationships", { element_id: m.node, target_id: m.app });
+  expect(derived.relationships.map((r: { type: string; certainty: string }) => `${r.type} ${r.certainty}`)).toEqual([
+    "Serving certain",
+  ]);
+  // The smallModel's node serves the app directly already.
+  expect(derived.relationships[0].in_model).toBe(true);
+});
+
 test("every added tool was called (the graph and history tools in their own files)", () => {
   expect(workspaceId).toBeTruthy();
   const elsewhere = [...GRAPH_TOOLS, ...HISTORY_TOOLS];

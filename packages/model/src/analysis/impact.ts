@@ -2,7 +2,7 @@ import { type ElementType, invalid, LAYERS, layerOf, RELATIONSHIP_TYPES, resolve
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { getElementRow } from "../elements/internal.ts";
-import { idList } from "../sql.ts";
+import { anyOf, idList } from "../sql.ts";
 import { type Direction, flowOf, follows } from "./dependency.ts";
 import {
   type AffectedElement,
@@ -51,17 +51,17 @@ export async function frontierEdges(
   types: readonly string[] | null,
 ): Promise<Edge[]> {
   const only = types ? sql`and r.type in ${idList(types)}` : sql``;
-  const ids = idList(frontier);
+  const ids = anyOf(frontier);
   return ctx.database.rows<Edge>(
     sql`select * from (
           select r.ord, r.id, r.type, r.source_id as source, r.target_id as target, r.is_directed as "isDirected",
             true as "fromSource", e.id as other, e.type as "otherType", e.name as "otherName"
           from relationships r join elements e on e.workspace_id = r.workspace_id and e.id = r.target_id
-          where r.workspace_id = ${ws} and r.source_id in ${ids} ${only}
+          where r.workspace_id = ${ws} and r.source_id = ${ids} ${only}
           union all
           select r.ord, r.id, r.type, r.source_id, r.target_id, r.is_directed, false, e.id, e.type, e.name
           from relationships r join elements e on e.workspace_id = r.workspace_id and e.id = r.source_id
-          where r.workspace_id = ${ws} and r.target_id in ${ids} ${only}
+          where r.workspace_id = ${ws} and r.target_id = ${ids} ${only}
         ) edges order by ord, "fromSource" desc`,
   );
 }

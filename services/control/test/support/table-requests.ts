@@ -228,6 +228,8 @@ export const requests: Record<string, Builder> = {
     p(`/api/elements/${real ? await f.element() : missing}/relationships`),
   "GET /api/folders": async () => p("/api/folders"),
   "GET /api/elements/:id/views": async (f, _c, real) => p(`/api/elements/${real ? await f.element() : missing}/views`),
+  "GET /api/elements/:id/derived-relationships": async (f, _c, real) =>
+    p(`/api/elements/${real ? await f.element() : missing}/derived-relationships`),
   "GET /api/elements/:id/impact": async (f, _c, real) =>
     p(`/api/elements/${real ? await f.element() : missing}/impact?direction=both&depth=2`),
   "POST /api/elements/:id/restore": async (f, _c, real) => {

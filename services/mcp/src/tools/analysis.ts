@@ -1,4 +1,11 @@
-import { analyzeImpact, IMPACT_MAX_DEPTH, ImpactResult } from "@ams/model";
+import {
+  analyzeImpact,
+  DERIVATION_MAX_LENGTH,
+  DerivedResult,
+  deriveRelationships,
+  IMPACT_MAX_DEPTH,
+  ImpactResult,
+} from "@ams/model";
 import { z } from "zod";
 import { data, defineTool, READ } from "./define.ts";
 import { ElementId } from "./fields.ts";
@@ -45,5 +52,32 @@ export const analysisTools = [
           input: { id: element_id, direction, depth, types: relationship_types?.join(",") },
         }),
       ),
+  }),
+
+  defineTool({
+    name: "derive_relationships",
+    title: "Derived relationships of an element",
+    description:
+      "The relationships ArchiMate 3.1 derives from an element through chains of its relationships (§5.7 and " +
+      "Appendix B: structural chains give the weakest structural relationship; a structural relationship followed by " +
+      "a dependency or dynamic one gives that one; these are certain; serving/triggering/flow/influence chains, a " +
+      "dependency followed by a structural relationship, or a specialization first, are only potential). Each comes " +
+      "with its chain and in_model (whether the model already states it). Nothing is stored: to add one, call " +
+      "create_relationship with its type, source and target.",
+    input: z.strictObject({
+      element_id: ElementId,
+      target_id: z.string().min(1).max(200).optional().describe("Only relationships derived to this element"),
+      max_length: z
+        .number()
+        .int()
+        .min(2)
+        .max(DERIVATION_MAX_LENGTH)
+        .default(3)
+        .describe(`Longest chain to derive from, 2 to ${DERIVATION_MAX_LENGTH} (default 3)`),
+    }),
+    output: DerivedResult,
+    annotations: READ,
+    run: async ({ ctx }, { element_id, target_id, max_length }) =>
+      data(await deriveRelationships({ ctx, input: { id: element_id, target: target_id, max_length } })),
   }),
 ];

@@ -57,6 +57,7 @@ export const ADDED_TOOLS = [
   "run_dashboard",
   ...HISTORY_TOOLS,
   "analyze_impact",
+  "derive_relationships",
 ];
 
 export const ALL_TOOLS = [...SPEC_TOOLS, ...ADDED_TOOLS];

@@ -1,4 +1,14 @@
-import { AddToViewInput, AddToViewResult, addToView, analyzeImpact, ImpactQuery, ImpactResult } from "@ams/model";
+import {
+  AddToViewInput,
+  AddToViewResult,
+  addToView,
+  analyzeImpact,
+  DerivedQuery,
+  DerivedResult,
+  deriveRelationships,
+  ImpactQuery,
+  ImpactResult,
+} from "@ams/model";
 import { registerRoute } from "@ams/shared/http";
 import { IdParam, type TenantApp } from "./openapi.ts";
 
@@ -21,6 +31,23 @@ export function registerAnalysisRoutes(app: TenantApp) {
       output: { schema: ImpactResult, description: "The affected elements by layer" },
     },
     (c, { params, query }) => analyzeImpact({ ctx: c.var.ctx, input: { ...query, ...params } }),
+  );
+  registerRoute(
+    app,
+    {
+      method: "get",
+      path: "/api/elements/{id}/derived-relationships",
+      tags,
+      operationId: "deriveRelationships",
+      description:
+        "The relationships ArchiMate 3.1 derives from this element through chains of relationships (§5.7, Appendix " +
+        "B), each with its chain and whether the derivation is certain or only potential. Never stored: add one with " +
+        "POST /api/relationships.",
+      params: IdParam,
+      query: DerivedQuery,
+      output: { schema: DerivedResult, description: "The derivable relationships, certain ones first" },
+    },
+    (c, { params, query }) => deriveRelationships({ ctx: c.var.ctx, input: { ...query, ...params } }),
   );
   registerRoute(
     app,

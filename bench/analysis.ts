@@ -1,0 +1,67 @@
+import { sql } from "@ams/db";
+import { createTestDatabase } from "@ams/db/testing";
+import {
+  analyzeImpact,
+  deriveRelationships,
+  elementByIdQuery,
+  generateModel,
+  type RequestContext,
+  replaceModel,
+} from "@ams/model";
+import { interleaved, report, section } from "./lib.ts";
+
+/** Elements analysed in turn: spread over the model, so no one element's neighbourhood (or cache) decides. */
+const PROBES = Array.from({ length: 50 }, (_, i) => `e-${(i * 1999 + 7) % 100_000}`);
+
+/**
+ * Issue 26's analysis targets on the 100k-element model (200k relationships, generateModel's shape): impact at
+ * depth 4 and derived relationships at chain length 3, each verb called as the routes call it, on real PostgreSQL,
+ * interleaved with the floor: reading one element by id (the statement GET /api/elements/:id runs).
+ */
+export async function benchAnalysis() {
+  const database = await createTestDatabase("ams_bench_analysis");
+  try {
+    const [org] = await database.rows<{ id: string }>(
+      sql`insert into organizations (slug, name) values ('bench-analysis', 'Analysis') returning id`,
+    );
+    const [ws] = await database.rows<{ id: string }>(
+      sql`insert into workspaces (organization_id, name) values (${org!.id}, 'Analysis 100k') returning id`,
+    );
+    const doc = generateModel({ elements: 100_000, seed: 42 });
+    await database.db.transaction((tx) => replaceModel(database, tx, ws!.id, doc));
+    await database.rows(sql`analyze`);
+    const ctx: RequestContext = {
+      database,
+      userId: "bench",
+      username: "bench",
+      organizationId: org!.id,
+      workspaceId: ws!.id,
+      role: "viewer",
+      platformAdmin: false,
+    };
+    let k = 0;
+    const next = () => PROBES[k++ % PROBES.length] as string;
+    const floor = async () => database.rows(elementByIdQuery(ws!.id, next()));
+    let reached = 0;
+    let derivedCount = 0;
+    const dependents = async () => {
+      reached += (await analyzeImpact({ ctx, input: { id: next(), depth: 4 } })).count;
+    };
+    const both = async () => analyzeImpact({ ctx, input: { id: next(), depth: 4, direction: "both" } });
+    const derived = async () => {
+      derivedCount += (await deriveRelationships({ ctx, input: { id: next(), max_length: 3 } })).count;
+    };
+    section("Analysis on the 100k-element model (200k relationships), PostgreSQL, verbs as the routes call them");
+    const [f, dep, bo, der] = await interleaved([floor, dependents, both, derived], { iterations: 100, warmup: 10 });
+    report("floor: one element by id, median", f!.median, null, "(the floor)", true);
+    const line = (name: string, s: typeof f) => {
+      report(`${name}, median`, s!.median, f!.median, "<= 200 ms", s!.median <= 200);
+      console.log(`      p99 ${s!.p99.toFixed(1)} ms (the shared machine's load shows here first)`);
+    };
+    line(`impact, dependents, depth 4 (${Math.round(reached / 110)} elements on average)`, dep);
+    line("impact, both directions, depth 4", bo);
+    line(`derived relationships, chain length 3 (${(derivedCount / 110).toFixed(1)} on average)`, der);
+  } finally {
+    await database.drop();
+  }
+}
