@@ -374,7 +374,7 @@ describe("roles", () => {
 });
 
 describe("two people editing the same model", () => {
-  test("the last write wins, and a stale screen never writes over a deleted element", async () => {
+  test("a stale rename is never silent (both values shown, the user chooses), and a stale screen never writes over a deleted element", async () => {
     const archi = await as("archi");
     const contrib = await as("contrib");
     const post = async (page: Page, path: string, data: unknown) => {
@@ -392,7 +392,8 @@ describe("two people editing the same model", () => {
     await open(archi.page);
     await open(contrib.page);
 
-    // Both rename the same element; the later write is what the model keeps.
+    // Both rename the same element: the later save meets the first (412) and shows both names instead of
+    // overwriting; the model keeps the first until the second person chooses (issue 24).
     const rename = async (page: Page, from: string, to: string) => {
       await page.locator(`[data-element-id]:has-text("${from}")`).first().click();
       await page.locator("#el-name").fill(to);
@@ -402,7 +403,15 @@ describe("two people editing the same model", () => {
     await rename(archi.page, "Kept", "Kept by archi");
     await rename(contrib.page, "Kept", "Kept by contrib");
     const get = (page: Page, id: string) => page.request.get(`${server.base}/api/elements/${id}`);
-    expect(((await (await get(archi.page, kept.id)).json()) as { name: string }).name).toBe("Kept by contrib");
+    const conflict = contrib.page.getByRole("alert").filter({ hasText: "Changed by someone else" });
+    await conflict.waitFor();
+    expect(await conflict.locator(".conflict-theirs").textContent()).toBe("Kept by archi");
+    expect(((await (await get(archi.page, kept.id)).json()) as { name: string }).name).toBe("Kept by archi");
+    await conflict.getByRole("button", { name: "Keep mine" }).click();
+    await expect
+      .poll(async () => ((await (await get(archi.page, kept.id)).json()) as { name: string }).name)
+      .toBe("Kept by contrib");
+    await conflict.waitFor({ state: "detached" });
 
     // archi deletes an element that contrib's screen still shows; contrib's edit is refused in plain words.
     await contrib.page.locator('[data-element-id]:has-text("Doomed")').first().click();
