@@ -7,8 +7,9 @@ import { signedIn } from "./support/users.ts";
 
 /**
  * The Versions page in real Chromium against the real server: a version "Before lunch" is made from the page, an
- * element is renamed and its node moved, the comparison lists the rename and draws the move, and restoring the
- * version (after confirming) brings the old name back, as REST reads it.
+ * element is renamed and its node moved, the comparison lists the rename and shows the server's picture of the view's
+ * changes, the version exports as XML and ZIP, and restoring the version (after confirming) brings the old name back,
+ * as REST reads it.
  */
 
 let server: RunningServer;
@@ -66,7 +67,30 @@ describe("versions page", () => {
       /Claims register.*Claims ledger/s,
     );
     await expect(diff.getByText(/moved \(40, 40\) → \(400, 200\)/).isVisible()).resolves.toBe(true);
-    await expect(diff.locator("svg.diff-picture rect.before").count()).resolves.toBe(1);
+    // The view's picture is the server's drawing (diff-image), loaded: the moved node amber, its former place dashed.
+    const picture = diff.locator(".diff-picture img");
+    await expect(picture.count()).resolves.toBe(1);
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>(".diff-picture img");
+      return img?.complete && img.naturalWidth > 0;
+    });
+    const src = (await picture.getAttribute("src")) ?? "";
+    expect(src).toContain(`/api/views/${viewId}/diff-image?`);
+    const drawn = await (await page.request.get(`${server.base}${src}`)).text();
+    expect(drawn).toContain(`<path class="diff-mark diff-changed" data-id="${nodeId}"`);
+    expect(drawn).toContain(`<path class="diff-former" data-id="${nodeId}" d="M40 40`);
+    // Each version exports as it was, as XML and as ZIP.
+    const row = page.locator('tr[data-version="Before lunch"]');
+    const xml = await page.request.get(
+      `${server.base}${await row.getByRole("link", { name: "as Open Exchange XML" }).getAttribute("href")}`,
+    );
+    expect(xml.headers()["content-type"]).toContain("application/xml");
+    expect(await xml.text()).toContain("Claims register");
+    const zip = await page.request.get(
+      `${server.base}${await row.getByRole("link", { name: "as ZIP" }).getAttribute("href")}`,
+    );
+    expect(zip.status()).toBe(200);
+    expect(zip.headers()["content-type"]).toBe("application/zip");
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "versions-compare");
   });

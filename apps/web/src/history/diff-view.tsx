@@ -29,37 +29,27 @@ function KindSection(props: { title: string; diff: KindDiff }) {
   );
 }
 
-/** A view's layout changes drawn: where moved nodes were (dashed) and are (solid), with an arrow between. */
-function LayoutPicture(props: { view: ViewDiff }) {
-  const moved = props.view.nodes.moved;
-  if (moved.length === 0) return null;
-  const xs = moved.flatMap((m) => [m.before.x, m.after.x]);
-  const ys = moved.flatMap((m) => [m.before.y, m.after.y]);
-  const [x0, y0] = [Math.min(...xs) - 20, Math.min(...ys) - 20];
-  const w = Math.max(...xs) - x0 + 160;
-  const h = Math.max(...ys) - y0 + 80;
+/** A point of the diff as the diff-image route takes it: the version's id, else the (fixed) revision. */
+const pointRef = (p: ModelDiff["from"]) => p.version?.id ?? String(p.revision);
+
+/**
+ * The view's changes as the server draws them (GET /api/views/:id/diff-image): the view at `to` with added objects
+ * green, removed ones red and ghosted, changed and moved ones amber, and a legend.
+ */
+function ViewPicture(props: { viewId: string; name: string | null; diff: ModelDiff }) {
+  const query = new URLSearchParams({ format: "svg", from: pointRef(props.diff.from), to: pointRef(props.diff.to) });
   return (
-    <svg
-      class="diff-picture"
-      viewBox={`${x0} ${y0} ${w} ${h}`}
-      role="img"
-      aria-label={`Moved nodes of ${props.view.name}`}
-    >
-      {moved.map((m) => (
-        <g key={m.id}>
-          <rect x={m.before.x} y={m.before.y} width={120} height={50} class="before" />
-          <rect x={m.after.x} y={m.after.y} width={120} height={50} class="after" />
-          <line x1={m.before.x + 60} y1={m.before.y + 25} x2={m.after.x + 60} y2={m.after.y + 25} class="arrow" />
-          <text x={m.after.x + 6} y={m.after.y + 30}>
-            {m.label ?? ""}
-          </text>
-        </g>
-      ))}
-    </svg>
+    <figure class="diff-picture">
+      <img
+        src={`/api/views/${encodeURIComponent(props.viewId)}/diff-image?${query}`}
+        alt={`View “${props.name ?? "(no name)"}” with its changes marked: added green, removed red, changed or moved amber`}
+        loading="lazy"
+      />
+    </figure>
   );
 }
 
-function ViewLayout(props: { view: ViewDiff }) {
+function ViewLayout(props: { view: ViewDiff; diff: ModelDiff }) {
   const { nodes, connections } = props.view;
   const lines: string[] = [
     ...nodes.added.map((n) => `Node ${n.label ?? ""} added`),
@@ -83,12 +73,18 @@ function ViewLayout(props: { view: ViewDiff }) {
           <li key={l}>{l}</li>
         ))}
       </ul>
-      <LayoutPicture view={props.view} />
+      <ViewPicture viewId={props.view.view_id} name={props.view.name} diff={props.diff} />
     </section>
   );
 }
 
-/** What differs between two points of history, per kind, and each view's layout changes with a picture. */
+/** Views added, removed or changed (renamed, ...) whose nodes and connections did not change: drawn all the same. */
+function viewsWithoutLayoutChanges(d: ModelDiff) {
+  const drawn = new Set(d.view_layouts.map((v) => v.view_id));
+  return [...d.views.added, ...d.views.removed, ...d.views.changed].filter((v) => !drawn.has(v.id));
+}
+
+/** What differs between two points of history, per kind, and each changed view's layout changes with the server's picture of them. */
 export function DiffView(props: { diff: ModelDiff }) {
   const d = props.diff;
   const empty =
@@ -112,7 +108,13 @@ export function DiffView(props: { diff: ModelDiff }) {
       <KindSection title="Property definitions" diff={d.property_definitions} />
       <KindSection title="Folders" diff={d.folders} />
       {d.view_layouts.map((v) => (
-        <ViewLayout key={v.view_id} view={v} />
+        <ViewLayout key={v.view_id} view={v} diff={d} />
+      ))}
+      {viewsWithoutLayoutChanges(d).map((v) => (
+        <section class="diff-kind" key={v.id}>
+          <h3>View “{v.name ?? "(no name)"}”</h3>
+          <ViewPicture viewId={v.id} name={v.name} diff={d} />
+        </section>
       ))}
     </div>
   );

@@ -145,6 +145,7 @@ function Versions(props: { workspaceId: string }) {
               <th scope="col">Revision</th>
               <th scope="col">Created</th>
               <th scope="col">By</th>
+              <th scope="col">Export</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -158,6 +159,22 @@ function Versions(props: { workspaceId: string }) {
                 <td>{v.revision}</td>
                 <td>{whenWords(v.created_at)}</td>
                 <td>{v.created_by.name ?? "the system"}</td>
+                <td class="export-links">
+                  <a
+                    href={`/api/export?version=${encodeURIComponent(v.id)}`}
+                    download
+                    aria-label={`Export “${v.name}” as Open Exchange XML`}
+                  >
+                    XML
+                  </a>{" "}
+                  <a
+                    href={`/api/export/zip?version=${encodeURIComponent(v.id)}`}
+                    download
+                    aria-label={`Export “${v.name}” as ZIP (XML and one SVG per view)`}
+                  >
+                    ZIP
+                  </a>
+                </td>
                 <td>
                   {editable ? (
                     <button type="button" class="small" onClick={() => setAsking({ what: "restore", version: v })}>

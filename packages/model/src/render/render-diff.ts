@@ -151,6 +151,9 @@ function drawConnectionMark(ctx: RenderContext, id: string, mark: DiffMark, poin
   );
 }
 
+/** A legend text's width, with room for a browser's wider fallback font (the estimate is the PNG fonts'). */
+const legendWidth = (text: string) => textWidth(text, LEGEND_FONT, false) * 1.1;
+
 /** Below the drawing: what is compared, then one swatch per mark with its count, and the former-place outline. */
 function drawLegend(ctx: RenderContext, caption: string, counts: Record<DiffMark, number>) {
   const b = ctx.bounds;
@@ -180,10 +183,10 @@ function drawLegend(ctx: RenderContext, caption: string, counts: Record<DiffMark
       `<g class="${item.cls}"><rect x="${num(x)}" y="${num(y + 1)}" width="${SWATCH.w}" height="${SWATCH.h}" ${item.swatch}/>` +
         `<text x="${num(x + SWATCH.w + 6)}" y="${num(y + LEGEND_FONT)}">${escapeXml(item.label)}</text></g>`,
     );
-    x += SWATCH.w + 6 + textWidth(item.label, LEGEND_FONT, false) + 18;
+    x += SWATCH.w + 6 + legendWidth(item.label) + 18;
   }
   out.push("</g>");
   ctx.out.push(out.join(""));
-  const width = Math.max(x - 18, x0 + textWidth(caption, LEGEND_FONT, false));
+  const width = Math.max(x - 18, x0 + legendWidth(caption));
   extend(ctx, x0, y0, width, y + SWATCH.h + 3);
 }
