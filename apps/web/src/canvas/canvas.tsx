@@ -9,6 +9,7 @@ import { type Drag, normalizedRect, type Point, resizedBox } from "./drag.ts";
 import { editor, setSelected, setViewport } from "./editor-store.ts";
 import { ConnectionView, NodeView } from "./node-view.tsx";
 import { changeGeometry } from "./operations.ts";
+import { OthersSelections } from "./others-selections.tsx";
 import { Overlay } from "./overlay.tsx";
 import { boxesOf, renderConnectionsOf, renderNodeOf } from "./scene-input.ts";
 import { containerAt, descendantsOf, type FlatNode, type ViewState } from "./view-model.ts";
@@ -405,6 +406,7 @@ export function Canvas(props: CanvasProps) {
             <ConnectionView key={id} id={id} html={d.markup} />
           ))}
         </g>
+        <OthersSelections view={view} zoom={viewport.zoom} />
         <Overlay
           view={view}
           drawn={drawn}

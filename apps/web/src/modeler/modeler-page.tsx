@@ -7,6 +7,8 @@ import { Shell } from "../app/shell.tsx";
 import { useStore } from "../app/store.ts";
 import { ViewEditor } from "../canvas/view-editor.tsx";
 import { WorkspaceNav } from "../history/history-nav.tsx";
+import { PresenceAvatars } from "../live/avatars.tsx";
+import { startLive } from "../live/live-store.ts";
 import { loadModel, model, openView, select } from "./model-store.ts";
 import { ModelTree } from "./model-tree.tsx";
 import { PropertiesPanel } from "./properties-panel.tsx";
@@ -23,6 +25,13 @@ export function ModelerPage(props: { workspaceId: string }) {
   const [browserOpen, setBrowserOpen] = useState(false);
   useEffect(() => setBrowserOpen(false), [state.openViewId]);
   const editable = canEdit(profile);
+
+  // Live collaboration: once the model is loaded, the workspace's events and who else has it open.
+  const loaded = state.workspaceId === props.workspaceId && !state.loading;
+  useEffect(() => {
+    if (!loaded) return;
+    return startLive(props.workspaceId);
+  }, [loaded, props.workspaceId]);
 
   useEffect(() => {
     let live = true;
@@ -63,6 +72,7 @@ export function ModelerPage(props: { workspaceId: string }) {
       // Kept while the model reloads after an import: its dialog then shows the import's warnings.
       actions={
         <>
+          <PresenceAvatars label="Also in this workspace" />
           <WorkspaceNav workspaceId={props.workspaceId} />
           {state.workspaceId === props.workspaceId ? <TransferMenu editable={editable} /> : null}
         </>
@@ -139,6 +149,7 @@ export function ModelerPage(props: { workspaceId: string }) {
             </div>
           </aside>
           <section class="workarea" aria-label="View">
+            {state.openViewId ? <PresenceAvatars viewId={state.openViewId} label="Also on this view" /> : null}
             {state.openViewId ? (
               <ViewEditor viewId={state.openViewId} readOnly={!editable} />
             ) : (

@@ -5,6 +5,7 @@ import { useStore } from "../app/store.ts";
 import { editor } from "../canvas/editor-store.ts";
 import { loadView } from "../canvas/operations.ts";
 import { HistoryPanel } from "../history/history-panel.tsx";
+import { EditingNotice } from "../live/avatars.tsx";
 import { ConfirmDialog } from "../ui/dialog.tsx";
 import { words } from "../ui/form.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
@@ -221,6 +222,7 @@ function ElementPanel(props: { element: Element; editable: boolean }) {
   return (
     <>
       <p class="muted">{words(el.type)}</p>
+      <EditingNotice objectId={el.id} noun="element" />
       {merging.conflict ? (
         <ConflictBox
           what="element"

@@ -1,12 +1,12 @@
 import { PRESENCE_LEASE_SECONDS, type Presence } from "./presence-schemas.ts";
 
-/** Colours with at least 3:1 contrast on white (outlines and avatar rings), picked by the user id. */
-const COLORS = ["#1f77b4", "#d62728", "#2c7a2c", "#9467bd", "#b35900", "#c2185b", "#00796b", "#5c6bc0"];
+/** Colours with at least 4.5:1 contrast to white both ways (white initials on them, outlines on a white canvas). */
+const COLORS = ["#1a5e8f", "#b01e1e", "#276b27", "#6a3d9a", "#8a4500", "#a3154f", "#00695c", "#3949ab"];
 
 export function colorOf(userId: string): string {
   let h = 0;
   for (const ch of userId) h = (h * 31 + (ch.codePointAt(0) ?? 0)) >>> 0;
-  return COLORS[h % COLORS.length] ?? "#1f77b4";
+  return COLORS[h % COLORS.length] ?? "#1a5e8f";
 }
 
 type Kept = { presence: Presence; expiresMs: number };
