@@ -32,16 +32,7 @@ type Document = {
 };
 
 /** Tools whose answer is a sentence or a document for the model to read, not data: they declare no outputSchema. */
-const TEXT_ANSWER_TOOLS = new Set([
-  "delete_element",
-  "delete_relationship",
-  "delete_view",
-  "delete_node",
-  "delete_connection",
-  "delete_property_definition",
-  "save_model",
-  "export_model",
-]);
+const TEXT_ANSWER_TOOLS = new Set(["save_model", "export_model"]);
 
 function resolve(schema: JsonSchema | undefined, doc: Document): JsonSchema | undefined {
   if (!schema?.$ref) return schema;

@@ -4,7 +4,7 @@ import { toolListFor } from "./tools/index.ts";
 
 /**
  * tools/list is what every MCP client sends first and often, and its answer is the largest static thing the server
- * sends (53 tools with input and output schemas, about 100 KB of JSON). Built through the SDK it costs a server, a
+ * sends (every tool with its input and output schemas, about 100 KB of JSON). Built through the SDK it costs a server, a
  * transport and a JSON.stringify of the whole list per request; here the two possible answers (writer, reader) are
  * serialized once, and a request that is exactly a tools/list call the SDK would accept gets that text.
  *

@@ -299,6 +299,76 @@ describe("revert_change", () => {
   });
 });
 
+describe("every tool that changes the model answers the workspace's revision after the change", () => {
+  test("creates, updates, deletes, arranging, import and revert, each one revision on", async () => {
+    let previous = await latestRevision();
+    /** The call's answer names the revision get_history shows as the newest, one after the previous. */
+    const step = async (name: string, args: Record<string, unknown>, revisionOf = (a: any) => a.revision) => {
+      const answer = await ok(name, args);
+      const revision = revisionOf(answer) as number;
+      expect(revision, name).toBe(previous + 1);
+      expect(await latestRevision(), name).toBe(revision);
+      previous = revision;
+      return answer;
+    };
+    const definition = await step("create_property_definition", { name: "Tier" });
+    await step("update_property_definition", { definition_id: definition.id, name: "Service tier" });
+    const a = await step("create_element", { name: "Orders", type: "ApplicationComponent" });
+    await step("update_element", { element_id: a.id, properties: { "Service tier": "gold" } });
+    const b = await step("create_element", { name: "Orders Service", type: "ApplicationService" });
+    const rel = await step("create_relationship", { type: "Realization", source: a.id, target: b.id });
+    await step("update_relationship", { relationship_id: rel.id, name: "realizes" });
+    const view = await step("create_view", { name: "Orders view" });
+    await step("update_view", { view_id: view.id, documentation: "The order flow" });
+    const na = await step("create_node", { view_id: view.id, element_id: a.id, x: 0, y: 0 });
+    await step("update_node", { view_id: view.id, node_id: na.id, x: 40 });
+    const added = await step("add_to_view", { view_id: view.id, element_ids: [b.id], include_relationships: false });
+    const nb = added.added[0].id as string;
+    const connection = await step("create_connection", {
+      view_id: view.id,
+      relationship_id: rel.id,
+      source: na.id,
+      target: nb,
+    });
+    await step("update_connection", { view_id: view.id, connection_id: connection.id, label: "realizes" });
+    await step("auto_layout_view", { view_id: view.id });
+    const deleted = await step("delete_connection", { view_id: view.id, connection_id: connection.id });
+    expect(deleted).toEqual({ revision: previous, summary: expect.stringContaining("connection"), objects: 1 });
+    await step("delete_node", { view_id: view.id, node_id: nb });
+    // An element's deletion is one change with everything that went with it.
+    const gone = await step("delete_element", { element_id: a.id });
+    expect(gone).toMatchObject({ summary: "Deleted ApplicationComponent 'Orders'" });
+    expect(gone.objects).toBeGreaterThanOrEqual(4); // the element, its relationship, its node, its property value
+    await step("revert_change", { revision: gone.revision });
+    await step("delete_relationship", { relationship_id: rel.id });
+    await step("delete_view", { view_id: view.id });
+    await step("delete_property_definition", { definition_id: definition.id });
+  });
+
+  test("a change that changes nothing answers the revision as it stands", async () => {
+    const el = await ok("create_element", { name: "Shown", type: "Node" });
+    const view = await ok("create_view", { name: "Shown view" });
+    await ok("add_to_view", { view_id: view.id, element_ids: [el.id] });
+    const before = await latestRevision();
+    const again = await ok("add_to_view", { view_id: view.id, element_ids: [el.id] });
+    expect(again).toMatchObject({ added: [], already_shown: [el.id], revision: before });
+    expect(await latestRevision()).toBe(before);
+  });
+
+  test("import_model and create_workspace with xml answer the revision of the import", async () => {
+    const before = await latestRevision();
+    const xml = textOf(await call("export_model"));
+    const imported = await ok("import_model", { xml });
+    expect(imported.revision).toBe(before + 1);
+    expect(await latestRevision()).toBe(before + 1);
+    const created = await ok("create_workspace", { name: "Imported copy", xml });
+    // A new workspace: its creation and the import are its first change.
+    expect(created.import.revision).toBe(1);
+    const history = await ok("get_history", { workspace_id: created.id });
+    expect(history.items.map((i: { revision: number }) => i.revision)).toEqual([1]);
+  });
+});
+
 describe("roles", () => {
   test("a viewer reads history, versions and diffs, but neither creates versions nor reverts", async () => {
     const listed = (await viewer.listTools()).tools.map((t) => t.name);

@@ -5,8 +5,9 @@ import type { z } from "zod";
 import { deleteDanglingConnections } from "../cascade.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
-import { withChange } from "../history/change.ts";
+import { withChange, withChangeResult } from "../history/change.ts";
 import type { ExpectedRevision } from "../history/expect.ts";
+import type { ChangeResult } from "../history/schemas.ts";
 import { newId } from "../ids.ts";
 import { getRelationshipRow } from "../relationships/internal.ts";
 import {
@@ -101,11 +102,11 @@ export async function updateConnection({
 export async function deleteConnection({
   ctx,
   input,
-}: Verb<{ view_id: string; id: string } & ExpectedRevision>): Promise<void> {
+}: Verb<{ view_id: string; id: string } & ExpectedRevision>): Promise<ChangeResult> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  await withChange(ctx, { summary: `Removed connection '${input.id}'` }, async (tx) => {
+  return withChangeResult(ctx, { summary: `Removed connection '${input.id}'` }, async (tx) => {
     await expectConnection(database, tx, ws, input.view_id, input.id, input.expected_revision);
     const [gone] = await database.rows(
       sql`delete from connections where workspace_id = ${ws} and view_id = ${input.view_id} and id = ${input.id} returning id`,

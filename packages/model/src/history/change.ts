@@ -3,6 +3,7 @@ import { AppError, type Via } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { type RequestContext, requireWorkspace } from "../context.ts";
 import { announceCommitted } from "./committed.ts";
+import type { ChangeResult } from "./schemas.ts";
 
 /** Who makes a change and how it came: recorded on its change group. */
 export type ChangeActor = { id: string | null; name: string | null; via: Via; requestId: string | null };
@@ -12,6 +13,12 @@ export type ChangeActor = { id: string | null; name: string | null; via: Via; re
  * knows more (the name of what it deleted), until the group closes.
  */
 export type OpenChange = { workspaceId: string; revision: number; summary: string };
+
+/**
+ * What a group did once closed: the workspace's revision after it (the one before when it changed nothing and gave
+ * its number back; exact, as the group holds the workspace's row lock until commit) and how many objects it touched.
+ */
+export type ClosedChange = { revision: number; summary: string; objects: number };
 
 export type ChangeOptions = {
   /** One line saying what the change does ("Renamed element 'CRM'"). */
@@ -50,16 +57,33 @@ export async function withChange<T>(
   options: ChangeOptions,
   fn: (tx: Tx, change: OpenChange) => Promise<T>,
 ): Promise<T> {
+  return (await withClosedChange(ctx, options, fn)).out;
+}
+
+/** withChange that also answers the closed group: the revision the workspace is at after it, for the verb's answer. */
+export async function withClosedChange<T>(
+  ctx: RequestContext,
+  options: ChangeOptions,
+  fn: (tx: Tx, change: OpenChange) => Promise<T>,
+): Promise<{ out: T; closed: ClosedChange }> {
   const ws = requireWorkspace(ctx);
-  let revision = 0;
-  const out = await ctx.database.db.transaction((tx) =>
-    recordChange(ctx.database, tx, ws, actorOf(ctx, options.via), options.summary, (t, change) => {
-      revision = change.revision;
-      return fn(t, change);
-    }),
+  const result = await ctx.database.db.transaction((tx) =>
+    recordClosedChange(ctx.database, tx, ws, actorOf(ctx, options.via), options.summary, fn),
   );
-  announceCommitted({ workspaceId: ws, revision });
-  return out;
+  announceCommitted({ workspaceId: ws, revision: result.closed.revision });
+  return result;
+}
+
+/**
+ * withChange answering the group itself (what a delete answers): the workspace's revision after it, its summary
+ * and how many objects it touched, a cascade included.
+ */
+export async function withChangeResult(
+  ctx: RequestContext,
+  options: ChangeOptions,
+  fn: (tx: Tx, change: OpenChange) => Promise<void>,
+): Promise<ChangeResult> {
+  return (await withClosedChange(ctx, options, fn)).closed;
 }
 
 /** withChange inside a transaction the caller already runs (creating a workspace, then its content). */
@@ -71,10 +95,22 @@ export async function recordChange<T, X extends DbOrTx>(
   summary: string,
   fn: (tx: X, change: OpenChange) => Promise<T>,
 ): Promise<T> {
+  return (await recordClosedChange(database, tx, workspaceId, actor, summary, fn)).out;
+}
+
+/** recordChange that also answers the closed group (its revision after closing, summary, objects). */
+export async function recordClosedChange<T, X extends DbOrTx>(
+  database: Database,
+  tx: X,
+  workspaceId: string,
+  actor: ChangeActor,
+  summary: string,
+  fn: (tx: X, change: OpenChange) => Promise<T>,
+): Promise<{ out: T; closed: ClosedChange }> {
   const change = await openChange(database, tx, workspaceId, summary);
   const out = await fn(tx, change);
-  await closeChange(database, tx, change, actor);
-  return out;
+  const closed = await closeChange(database, tx, change, actor);
+  return { out, closed };
 }
 
 /** The group this transaction has open, if any (a verb that may be called inside another's change). */
@@ -114,8 +150,13 @@ async function openChange(database: Database, tx: DbOrTx, workspaceId: string, s
  * Writes the group's row (time, actor, way in, request id, summary) and ends the group: a later write in this
  * transaction is refused. A group that changed nothing (an update to the same values) gives its revision back.
  */
-async function closeChange(database: Database, tx: DbOrTx, change: OpenChange, actor: ChangeActor) {
-  await database.rows(
+async function closeChange(
+  database: Database,
+  tx: DbOrTx,
+  change: OpenChange,
+  actor: ChangeActor,
+): Promise<ClosedChange> {
+  const [row] = await database.rows<{ objects: string | number }>(
     sql`with c as (select coalesce(nullif(current_setting('ams.seq', true), ''), '0')::int as n),
         g as (
           insert into change_groups (workspace_id, revision, actor_id, actor_name, via_kind, via_name, request_id, summary,
@@ -130,8 +171,14 @@ async function closeChange(database: Database, tx: DbOrTx, change: OpenChange, a
           update workspaces set revision = revision - 1
           where id = ${change.workspaceId} and revision = ${change.revision} and (select n from c) = 0
           returning 1)
-        select (select count(*) from g) as grouped, (select count(*) from u) as returned,
+        select (select count(*) from g) as grouped, (select count(*) from u) as returned, (select n from c) as objects,
           set_config('ams.revision', '', true), set_config('ams.workspace', '', true)`,
     tx,
   );
+  const objects = Number(row?.objects ?? 0);
+  return {
+    revision: objects === 0 ? change.revision - 1 : change.revision,
+    summary: change.summary.slice(0, 500),
+    objects,
+  };
 }

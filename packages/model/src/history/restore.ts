@@ -2,7 +2,7 @@ import { AppError } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { applyStates } from "./apply.ts";
-import { withChange } from "./change.ts";
+import { withClosedChange } from "./change.ts";
 import { historyBounds, requireReconstructable } from "./points.ts";
 import type { ChangeResult } from "./schemas.ts";
 import { statesAfter } from "./states.ts";
@@ -18,7 +18,7 @@ export async function restoreVersion({ ctx, input }: Verb<{ version: string }>):
   const ws = requireWorkspace(ctx);
   const version = await getVersion(ctx, ws, input.version);
   const summary = `Restored version '${version.name}' (revision ${version.revision})`;
-  return withChange(ctx, { summary }, async (tx, change) => {
+  return withClosedChange(ctx, { summary }, async (tx, change) => {
     // Again under the workspace row's lock: a version deleted meanwhile no longer keeps its detail from retention.
     await getVersion(ctx, ws, input.version, tx);
     await insertVersion(
@@ -29,17 +29,15 @@ export async function restoreVersion({ ctx, input }: Verb<{ version: string }>):
     );
     const states = await statesAfter(ctx.database, ws, version.revision, undefined, tx);
     const objects = await applyStates(ctx.database, tx, ws, states.values());
-    return { revision: change.revision, summary, objects };
-  }).then((r) => settled(ctx.database, ws, r));
+    return { summary, objects };
+  }).then(settledAt);
 }
 
-/** A group that changed nothing gave its revision back: answer the workspace's revision as it stands. */
-async function settled(database: Parameters<typeof historyBounds>[0]["database"], ws: string, r: ChangeResult) {
-  const [row] = await database.rows<{ revision: string | number }>(
-    sql`select revision from workspaces where id = ${ws}`,
-  );
-  return { ...r, revision: Number(row?.revision ?? r.revision) };
-}
+/** The verb's answer at the revision the group closed at (the one before, when it changed nothing). */
+const settledAt = ({ out, closed }: { out: Omit<ChangeResult, "revision">; closed: { revision: number } }) => ({
+  ...out,
+  revision: closed.revision,
+});
 
 const KIND_WORDS: Partial<Record<Kind, string>> = { element: "Element", relationship: "Relationship", view: "View" };
 
@@ -61,7 +59,7 @@ export async function restoreObject({
     });
   await requireReconstructable(ctx, ws, "revision", input.revision, bounds.compacted);
   const summary = `Restored ${word.toLowerCase()} '${input.id}' to revision ${input.revision}`;
-  return withChange(ctx, { summary }, async (tx, change) => {
+  return withClosedChange(ctx, { summary }, async (tx) => {
     // Again under the workspace row's lock, which a retention compaction takes to move its mark.
     await requireReconstructable(ctx, ws, "revision", input.revision, (await historyBounds(ctx, ws, tx)).compacted, tx);
     const states = await statesAfter(ctx.database, ws, input.revision, { kind: input.kind, objectId: input.id }, tx);
@@ -76,6 +74,6 @@ export async function restoreObject({
     // A folder entry found through the object (owner_id is the concept it refers to) comes along; other kinds are the
     // object's own content.
     const objects = await applyStates(ctx.database, tx, ws, states.values());
-    return { revision: change.revision, summary, objects };
-  }).then((r) => settled(ctx.database, ws, r));
+    return { summary, objects };
+  }).then(settledAt);
 }

@@ -2,7 +2,7 @@ import { AppError } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { applyStates } from "./apply.ts";
-import { withChange } from "./change.ts";
+import { withClosedChange } from "./change.ts";
 import { historyBounds } from "./points.ts";
 import type { ChangeResult } from "./schemas.ts";
 import type { ObjectState } from "./states.ts";
@@ -26,7 +26,7 @@ export async function revertChange({ ctx, input }: Verb<{ revision: number }>): 
   );
   if (!group) throw new AppError("NOT_FOUND", `No change with revision ${input.revision} in this workspace`);
   const summary = `Reverted revision ${input.revision}: ${group.summary}`.slice(0, 500);
-  return withChange(ctx, { summary }, async (tx, change) => {
+  const { out, closed } = await withClosedChange(ctx, { summary }, async (tx, change) => {
     // Read under the workspace row's lock (held since the group opened): a retention compaction is wholly before.
     const { compacted } = await historyBounds(ctx, ws, tx);
     if (input.revision <= compacted)
@@ -66,6 +66,7 @@ export async function revertChange({ ctx, input }: Verb<{ revision: number }>): 
     }
     const states: ObjectState[] = rows.map((r) => ({ kind: r.kind, objectId: r.object_id, row: asRow(r.before) }));
     const objects = await applyStates(ctx.database, tx, ws, states);
-    return { revision: change.revision, summary, objects };
+    return { summary, objects };
   });
+  return { ...out, revision: closed.revision };
 }

@@ -5,8 +5,9 @@ import type { z } from "zod";
 import { deleteDanglingConnections } from "../cascade.ts";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree, getElementRow } from "../elements/internal.ts";
-import { withChange } from "../history/change.ts";
+import { withChange, withChangeResult } from "../history/change.ts";
 import type { ExpectedRevision } from "../history/expect.ts";
+import type { ChangeResult } from "../history/schemas.ts";
 import { newId } from "../ids.ts";
 import { expectNode, getNodeRow, getViewRow, type NodeRow, nodeColumns, toNode } from "../views/internal.ts";
 import type { ViewNode } from "../views/outputs.ts";
@@ -131,11 +132,11 @@ async function assertNotOwnAncestor(
 export async function deleteNode({
   ctx,
   input,
-}: Verb<{ view_id: string; id: string } & ExpectedRevision>): Promise<void> {
+}: Verb<{ view_id: string; id: string } & ExpectedRevision>): Promise<ChangeResult> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  await withChange(ctx, { summary: `Removed node '${input.id}'` }, async (tx, change) => {
+  return withChangeResult(ctx, { summary: `Removed node '${input.id}'` }, async (tx, change) => {
     const view = await getViewRow(database, ws, input.view_id, tx);
     await expectNode(database, tx, ws, input.view_id, input.id, input.expected_revision);
     change.summary = `Removed node '${input.id}' from view '${view.name}'`;

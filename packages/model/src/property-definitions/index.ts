@@ -3,8 +3,9 @@ import { AppError, first, invalid, notFound } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
-import { withChange } from "../history/change.ts";
+import { withChange, withChangeResult } from "../history/change.ts";
 import { type ExpectedRevision, expectRevision } from "../history/expect.ts";
+import type { ChangeResult } from "../history/schemas.ts";
 import { newId } from "../ids.ts";
 import { type ListWindow, readWindow } from "../list-shape.ts";
 import type { PropertyDefinitionPage } from "../pages.ts";
@@ -185,10 +186,13 @@ async function assertValuesFit(
 }
 
 /** Deleting a definition removes its values on every object (foreign-key cascade). */
-export async function deletePropertyDefinition({ ctx, input }: Verb<{ id: string } & ExpectedRevision>): Promise<void> {
+export async function deletePropertyDefinition({
+  ctx,
+  input,
+}: Verb<{ id: string } & ExpectedRevision>): Promise<ChangeResult> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
-  await withChange(ctx, { summary: `Deleted property definition '${input.id}'` }, async (tx, change) => {
+  return withChangeResult(ctx, { summary: `Deleted property definition '${input.id}'` }, async (tx, change) => {
     await expectDefinition(ctx, tx, ws, input.id, input.expected_revision);
     const cur = await getRow(ctx, ws, input.id, tx);
     change.summary = `Deleted property definition '${cur.name}'`;

@@ -1,6 +1,6 @@
 import { requireCapability, type Verb } from "../context.ts";
 import { parseExchange } from "../exchange/parse.ts";
-import { actorOf, importVia, recordChange } from "../history/change.ts";
+import { actorOf, importVia, recordClosedChange } from "../history/change.ts";
 import { replaceModel } from "../store/write-document.ts";
 import { selectWorkspace, toWorkspace } from "../workspaces/internal.ts";
 import type { CreateWorkspaceInput } from "../workspaces/schemas.ts";
@@ -24,13 +24,18 @@ export async function createWorkspaceFromXml({
   const { xml, activate = true, ...workspace } = input;
   const { document, warnings } = parseExchange(xml);
   const { database } = ctx;
-  const row = await database.db.transaction(async (tx) => {
+  const { row, revision } = await database.db.transaction(async (tx) => {
     const created = await insertWorkspace(database, tx, org, workspace);
-    await recordChange(database, tx, created.id, actorOf(ctx, importVia(ctx)), importSummary(document), (t) =>
-      replaceModel(database, t, created.id, document),
+    const { closed } = await recordClosedChange(
+      database,
+      tx,
+      created.id,
+      actorOf(ctx, importVia(ctx)),
+      importSummary(document),
+      (t) => replaceModel(database, t, created.id, document),
     );
     if (activate) await selectWorkspace(database, ctx.userId, org, created.id, tx);
-    return created;
+    return { row: created, revision: closed.revision };
   });
   await refreshPlannerStatistics(database, document);
   const imported: ImportResult = {
@@ -39,6 +44,7 @@ export async function createWorkspaceFromXml({
     views: document.views.length,
     property_definitions: document.propertyDefinitions.length,
     warnings,
+    revision,
   };
   return { ...toWorkspace(row, activate ? row.id : ctx.workspaceId), import: imported };
 }

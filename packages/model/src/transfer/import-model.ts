@@ -4,7 +4,7 @@ import { z } from "zod";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { ModelDocument } from "../exchange/document.ts";
 import { parseExchange } from "../exchange/parse.ts";
-import { importVia, withChange } from "../history/change.ts";
+import { importVia, withClosedChange } from "../history/change.ts";
 import { insertVersion } from "../history/versions.ts";
 import { replaceModel } from "../store/write-document.ts";
 
@@ -45,6 +45,7 @@ export const ImportResult = z.object({
   warnings: z
     .array(z.object({ path: z.string(), message: z.string() }))
     .describe("Parts of the document that were skipped or adjusted on import"),
+  revision: z.number().int().describe("The workspace's revision after the import"),
 });
 export type ImportResult = z.infer<typeof ImportResult>;
 
@@ -60,15 +61,19 @@ export async function importModel({ ctx, input }: Verb<{ xml: string; fileName?:
   // workspace row, which serializes concurrent imports (and every other write) into the same workspace.
   // The state it replaces stays reachable by name: a version of the revision before, in the same transaction.
   const source = input.fileName ?? (document.model.name ? `'${document.model.name}'` : "a model");
-  await withChange(ctx, { summary: importSummary(document), via: importVia(ctx) }, async (tx, change) => {
-    await insertVersion(
-      ctx,
-      ws,
-      { name: `Before import of ${source}`.slice(0, 200), automatic: true, revision: change.revision - 1 },
-      tx,
-    );
-    await replaceModel(ctx.database, tx, ws, document);
-  });
+  const { closed } = await withClosedChange(
+    ctx,
+    { summary: importSummary(document), via: importVia(ctx) },
+    async (tx, change) => {
+      await insertVersion(
+        ctx,
+        ws,
+        { name: `Before import of ${source}`.slice(0, 200), automatic: true, revision: change.revision - 1 },
+        tx,
+      );
+      await replaceModel(ctx.database, tx, ws, document);
+    },
+  );
   await refreshPlannerStatistics(ctx.database, document);
   return {
     elements: document.elements.length,
@@ -76,5 +81,6 @@ export async function importModel({ ctx, input }: Verb<{ xml: string; fileName?:
     views: document.views.length,
     property_definitions: document.propertyDefinitions.length,
     warnings,
+    revision: closed.revision,
   };
 }

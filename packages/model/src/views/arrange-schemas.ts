@@ -43,6 +43,7 @@ export const AddToViewResult = z.object({
   already_shown: z.array(z.string()).describe("Element ids that were on the view already"),
   connections: z.array(DrawnConnection).describe("The connections drawn"),
   layout: z.string(),
+  revision: z.number().int().describe("The workspace's revision after this change (unchanged when it changed nothing)"),
 });
 export type AddToViewResult = z.infer<typeof AddToViewResult>;
 
@@ -54,5 +55,6 @@ export const AutoLayoutResult = z.object({
   rerouted: z.number().int().describe("Connections given new bend points"),
   width: z.number().int(),
   height: z.number().int(),
+  revision: z.number().int().describe("The workspace's revision after this change (unchanged when it changed nothing)"),
 });
 export type AutoLayoutResult = z.infer<typeof AutoLayoutResult>;

@@ -3,8 +3,9 @@ import { sql } from "drizzle-orm";
 import { deleteFolderItems } from "../cascade.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { assertIdentifierFree } from "../elements/internal.ts";
-import { withChange } from "../history/change.ts";
+import { withChange, withChangeResult } from "../history/change.ts";
 import type { ExpectedRevision } from "../history/expect.ts";
+import type { ChangeResult } from "../history/schemas.ts";
 import { newId } from "../ids.ts";
 import { deleteProperties, readProperties, writeProperties } from "../properties/values.ts";
 import { clearI18n } from "../sql.ts";
@@ -68,11 +69,11 @@ export async function updateView({
 }
 
 /** Deletes the view with its nodes and connections (foreign-key cascade). */
-export async function deleteView({ ctx, input }: Verb<{ id: string } & ExpectedRevision>): Promise<void> {
+export async function deleteView({ ctx, input }: Verb<{ id: string } & ExpectedRevision>): Promise<ChangeResult> {
   requireCapability(ctx, "model:write");
   const ws = requireWorkspace(ctx);
   const { database } = ctx;
-  await withChange(ctx, { summary: `Deleted view '${input.id}'` }, async (tx, change) => {
+  return withChangeResult(ctx, { summary: `Deleted view '${input.id}'` }, async (tx, change) => {
     await expectView(database, tx, ws, input.id, input.expected_revision);
     const [gone] = await database.rows<{ name: string }>(
       sql`delete from views where workspace_id = ${ws} and id = ${input.id} returning name`,

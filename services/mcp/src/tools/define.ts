@@ -50,7 +50,3 @@ export const SWITCH: Hints = {
 export function data(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
 }
-
-export function text(message: string): CallToolResult {
-  return { content: [{ type: "text", text: message }] };
-}

@@ -14,9 +14,9 @@ import {
   updateElement,
 } from "@ams/model";
 import { z } from "zod";
-import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
+import { CREATE, DELETE, data, defineTool, READ, UPDATE } from "./define.ts";
 import { counts, described, ElementId, expectedRevision, LIST_LIMIT, pageArguments, pagingNote } from "./fields.ts";
-import { Element, ElementList, RelationshipList, TypeList, ViewReferenceList } from "./outputs.ts";
+import { Deleted, Element, ElementList, RelationshipList, TypeList, ViewReferenceList } from "./outputs.ts";
 import { RELATIONSHIP_SHAPE } from "./relationships.ts";
 
 /** An element's relationships and views: usually a handful, a hub element's can be thousands. */
@@ -109,11 +109,10 @@ export const elementTools = [
     description:
       "Deletes an element together with its relationships (and relationships attached to those), its nodes in every view and their connections.",
     input: z.strictObject({ element_id: ElementId, ...expectedRevision }),
+    output: Deleted,
     annotations: DELETE,
-    run: async ({ ctx }, { element_id, expected_revision }) => {
-      await deleteElement({ ctx, input: { id: element_id, expected_revision } });
-      return text(`Deleted element '${element_id}' with its relationships and view nodes.`);
-    },
+    run: async ({ ctx }, { element_id, expected_revision }) =>
+      data(await deleteElement({ ctx, input: { id: element_id, expected_revision } })),
   }),
   defineTool({
     name: "get_element_relationships",

@@ -1,4 +1,5 @@
 import {
+  ChangeResult,
   Element,
   ModelInfo,
   PropertyDefinition,
@@ -45,6 +46,14 @@ export const DefinitionList = z.object({
   ),
   total: z.number().int().describe("How many items matched"),
   omitted: z.number().int().describe("How many matching items are not in this answer (see limit/offset)"),
+});
+/** What a delete tool answers: its change group (the cascade included in `objects`) and the revision it made. */
+export const Deleted = ChangeResult.extend({
+  revision: ChangeResult.shape.revision.describe("The workspace's revision after the deletion"),
+  summary: ChangeResult.shape.summary.describe("What was deleted, e.g. \"Deleted ApplicationComponent 'CRM'\""),
+  objects: ChangeResult.shape.objects.describe(
+    "Objects the deletion removed or changed: the object, and what went with it (relationships, nodes, connections, property values)",
+  ),
 });
 export const WorkspaceList = z.object({ workspaces: z.array(Workspace) });
 export const ViewpointList = z.object({

@@ -9,9 +9,9 @@ import {
   updatePropertyDefinition,
 } from "@ams/model";
 import { z } from "zod";
-import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
+import { CREATE, DELETE, data, defineTool, READ, UPDATE } from "./define.ts";
 import { counts, DefinitionId, described, expectedRevision, pageArguments, pagingNote } from "./fields.ts";
-import { DefinitionList, LIST_ALLOWED_VALUES_CAP, PropertyDefinition } from "./outputs.ts";
+import { DefinitionList, Deleted, LIST_ALLOWED_VALUES_CAP, PropertyDefinition } from "./outputs.ts";
 
 const DEFINITIONS_LIMIT = { default: 200, max: 1000 } as const;
 
@@ -86,10 +86,9 @@ export const propertyDefinitionTools = [
     title: "Delete a property definition",
     description: "Deletes a property definition and its value on every object. System definitions are refused.",
     input: z.strictObject({ definition_id: DefinitionId, ...expectedRevision }),
+    output: Deleted,
     annotations: DELETE,
-    run: async ({ ctx }, { definition_id, expected_revision }) => {
-      await deletePropertyDefinition({ ctx, input: { id: definition_id, expected_revision } });
-      return text(`Deleted property definition '${definition_id}' and its values.`);
-    },
+    run: async ({ ctx }, { definition_id, expected_revision }) =>
+      data(await deletePropertyDefinition({ ctx, input: { id: definition_id, expected_revision } })),
   }),
 ];

@@ -13,7 +13,7 @@ import {
   updateRelationship,
 } from "@ams/model";
 import { z } from "zod";
-import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
+import { CREATE, DELETE, data, defineTool, READ, UPDATE } from "./define.ts";
 import {
   counts,
   described,
@@ -23,7 +23,7 @@ import {
   pagingNote,
   RelationshipId,
 } from "./fields.ts";
-import { Relationship, RelationshipList, TypeList, ViewReferenceList } from "./outputs.ts";
+import { Deleted, Relationship, RelationshipList, TypeList, ViewReferenceList } from "./outputs.ts";
 
 const VIEWS_LIMIT = { default: 100, max: 1000 } as const;
 
@@ -135,11 +135,10 @@ export const relationshipTools = [
     title: "Delete a relationship",
     description: "Deletes a relationship, relationships attached to it, and the connections that draw them in views.",
     input: z.strictObject({ relationship_id: RelationshipId, ...expectedRevision }),
+    output: Deleted,
     annotations: DELETE,
-    run: async ({ ctx }, { relationship_id, expected_revision }) => {
-      await deleteRelationship({ ctx, input: { id: relationship_id, expected_revision } });
-      return text(`Deleted relationship '${relationship_id}' and the connections drawing it.`);
-    },
+    run: async ({ ctx }, { relationship_id, expected_revision }) =>
+      data(await deleteRelationship({ ctx, input: { id: relationship_id, expected_revision } })),
   }),
   defineTool({
     name: "get_relationship_views",

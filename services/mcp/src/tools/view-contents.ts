@@ -11,9 +11,9 @@ import {
   updateNode,
 } from "@ams/model";
 import { z } from "zod";
-import { CREATE, DELETE, data, defineTool, text, UPDATE } from "./define.ts";
+import { CREATE, DELETE, data, defineTool, UPDATE } from "./define.ts";
 import { ConnectionId, described, expectedRevision, NodeId, ViewId } from "./fields.ts";
-import { ViewConnection, ViewNode } from "./outputs.ts";
+import { Deleted, ViewConnection, ViewNode } from "./outputs.ts";
 
 const geometry = {
   x: "Left edge in view pixels (absolute, also for nested nodes)",
@@ -75,11 +75,10 @@ export const viewContentTools = [
     description:
       "Removes a node, the nodes nested in it and their connections from the view. The element stays in the model.",
     input: z.strictObject({ view_id: ViewId, node_id: NodeId, ...expectedRevision }),
+    output: Deleted,
     annotations: DELETE,
-    run: async ({ ctx }, { view_id, node_id, expected_revision }) => {
-      await deleteNode({ ctx, input: { view_id, id: node_id, expected_revision } });
-      return text(`Removed node '${node_id}' (and its nested nodes and connections) from view '${view_id}'.`);
-    },
+    run: async ({ ctx }, { view_id, node_id, expected_revision }) =>
+      data(await deleteNode({ ctx, input: { view_id, id: node_id, expected_revision } })),
   }),
   defineTool({
     name: "create_connection",
@@ -118,10 +117,9 @@ export const viewContentTools = [
     description:
       "Removes a connection (and connections attached to it) from the view. The relationship stays in the model.",
     input: z.strictObject({ view_id: ViewId, connection_id: ConnectionId, ...expectedRevision }),
+    output: Deleted,
     annotations: DELETE,
-    run: async ({ ctx }, { view_id, connection_id, expected_revision }) => {
-      await deleteConnection({ ctx, input: { view_id, id: connection_id, expected_revision } });
-      return text(`Removed connection '${connection_id}' from view '${view_id}'.`);
-    },
+    run: async ({ ctx }, { view_id, connection_id, expected_revision }) =>
+      data(await deleteConnection({ ctx, input: { view_id, id: connection_id, expected_revision } })),
   }),
 ];

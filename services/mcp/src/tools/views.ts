@@ -13,9 +13,9 @@ import {
   ViewPictureSummary,
 } from "@ams/model";
 import { z } from "zod";
-import { CREATE, DELETE, data, defineTool, READ, text, UPDATE } from "./define.ts";
+import { CREATE, DELETE, data, defineTool, READ, UPDATE } from "./define.ts";
 import { counts, described, expectedRevision, LIST_LIMIT, pageArguments, pagingNote, ViewId } from "./fields.ts";
-import { ViewDetail, ViewList, ViewSummary } from "./outputs.ts";
+import { Deleted, ViewDetail, ViewList, ViewSummary } from "./outputs.ts";
 
 const viewFields = {
   name: "View name, e.g. 'Application Cooperation: Claims'",
@@ -85,11 +85,10 @@ export const viewTools = [
     title: "Delete a view",
     description: "Deletes a view with its nodes and connections. The elements and relationships stay in the model.",
     input: z.strictObject({ view_id: ViewId, ...expectedRevision }),
+    output: Deleted,
     annotations: DELETE,
-    run: async ({ ctx }, { view_id, expected_revision }) => {
-      await deleteView({ ctx, input: { id: view_id, expected_revision } });
-      return text(`Deleted view '${view_id}'; its elements and relationships remain in the model.`);
-    },
+    run: async ({ ctx }, { view_id, expected_revision }) =>
+      data(await deleteView({ ctx, input: { id: view_id, expected_revision } })),
   }),
   defineTool({
     name: "render_view",

@@ -66,6 +66,10 @@ export async function startStack(
     close: async () => {},
   });
   await service.listening;
+  // The client (undici) drops an idle connection after 4 s; Node's server after 5 s. On a loaded machine the two
+  // timers run late and a request goes out on a connection the server is closing (ECONNRESET): the server here
+  // keeps idle connections longer than the client ever does.
+  service.server.keepAliveTimeout = 60_000;
   const base = `http://127.0.0.1:${(service.server.address() as AddressInfo).port}`;
   const env = parseEnv({
     NODE_ENV: "test",
