@@ -1,6 +1,7 @@
 import { type Database, openDatabase, sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { resolveActive } from "../services/control/src/gateway/resolve.ts";
+import { cachedStandings } from "../services/control/src/gateway/standing-cache.ts";
 import { interleaved, report, section } from "./lib.ts";
 
 const ORGANIZATIONS = 200;
@@ -9,7 +10,8 @@ const ORGANIZATIONS = 200;
  * The gateway's per-request choice of organization and workspace (resolveActive), alone, on PGlite (the standalone
  * shape, where every statement is planned anew) and on PostgreSQL (named statements), for a member of an
  * organization without teams and of one with a team that their workspace is assigned to. The floor is the bare
- * membership row by user id. Short and CPU-light, so `pnpm bench:compare` can run it for many rounds.
+ * membership row by user id. Beside them what the gateway does per request once it has resolved a user's standing
+ * (cachedStandings: the user's access counter, one primary-key lookup, and the remembered answer). Short and CPU-light, so `pnpm bench:compare` can run it for many rounds.
  */
 export async function benchResolve() {
   for (const kind of ["pglite", "postgresql"] as const) {
@@ -23,14 +25,27 @@ export async function benchResolve() {
       }
       const floor = () => database.rows(sql`select role from memberships where user_id = ${"r-1"} limit 1`);
       section(`Gateway resolution (resolveActive), ${kind}: ${ORGANIZATIONS} organizations, half of them with a team`);
-      const [bare, plain, teams] = await interleaved(
-        [floor, () => resolveActive(database, "r-1"), () => resolveActive(database, "r-2")],
+      const remembered = cachedStandings(database, {
+        active: (user, preferred) => resolveActive(database, user, preferred),
+        organization: () => Promise.resolve(null),
+        workspace: () => Promise.resolve(null),
+      });
+      const [bare, plain, teams, rememberedPlain, rememberedTeams] = await interleaved(
+        [
+          floor,
+          () => resolveActive(database, "r-1"),
+          () => resolveActive(database, "r-2"),
+          () => remembered.active("r-1"),
+          () => remembered.active("r-2"),
+        ],
         { iterations: 1000, warmup: 100 },
       );
       const line = (what: string, median: number) =>
         report(`resolveActive, ${kind}, ${what}, median`, median, bare!.median, "(informational)", true);
       line("member of an organization without teams", plain!.median);
       line("team member in an organization with teams", teams!.median);
+      line("remembered by the gateway (access counter), member without teams", rememberedPlain!.median);
+      line("remembered by the gateway (access counter), team member", rememberedTeams!.median);
     } finally {
       if ("drop" in database) await (database as { drop(): Promise<void> }).drop();
       else await database.close();
