@@ -1,9 +1,10 @@
 import { type Database, sql } from "@ams/db";
 import {
+  type ChangeFeed,
+  createChangeFeed,
   type GraphDeps,
   type GraphHandle,
   type GraphJobQueue,
-  onChangeCommitted,
   syncJob,
   unfinishedJobs,
 } from "@ams/model";
@@ -45,10 +46,12 @@ export type BackgroundGraph = {
  * the graph and the queue whenever they come up. After that the drivers reconnect by themselves after an outage.
  * With `worker` (always with the in-process queue) it also consumes the graph jobs here.
  *
- * The graph keeps itself current: every change group this process commits wakes the sync with a job on the queue
- * (it only says "look at the log" and coalesces), and a worker process also sweeps every GRAPH_SYNC_SWEEP_MS for
- * graphs behind their model (a wake-up lost to a crash, a queue or a Neo4j that was down) and, at start, builds the
- * graphs of the workspaces changed in the last day that have none yet (the demo model's among them).
+ * The graph keeps itself current: a worker process follows the post-commit change feed (createChangeFeed: every
+ * committed change group, whichever process wrote it) and turns each wake-up into a sync job on the queue (it only
+ * says "look at the log"; NATS de-duplicates by revision, so replicas that all hear a commit queue it once). It also
+ * sweeps every GRAPH_SYNC_SWEEP_MS for graphs behind their model (a wake-up lost to a crash, a queue or a Neo4j that
+ * was down) and, at start, builds the graphs of the workspaces changed in the last day that have none yet (the demo
+ * model's among them).
  */
 export function startGraphInBackground(opts: {
   database: Database;
@@ -109,10 +112,7 @@ export function startGraphInBackground(opts: {
     firstDone = resolve;
   });
   let sweeper: NodeJS.Timeout | undefined;
-  // After each commit of this process: wake the sync. A queue not reachable now is no error (the sweep catches up).
-  const unsubscribe = onChangeCommitted((change) => {
-    queue.enqueue(syncJob(change.workspaceId, { revision: change.revision })).catch(() => {});
-  });
+  let feed: ChangeFeed | undefined;
 
   const connecting = (async () => {
     let url: string;
@@ -192,6 +192,15 @@ export function startGraphInBackground(opts: {
       });
       await worker.start();
       if (queue.kind === "memory") await takeUpUnfinished(queue);
+      // After each commit: wake the sync. A queue not reachable now is no error (the sweep catches up).
+      try {
+        feed = await createChangeFeed(opts.database);
+        feed.subscribe((workspaceId, revision) => {
+          queue.enqueue(syncJob(workspaceId, { revision })).catch(() => {});
+        });
+      } catch (err) {
+        log.warn(`the change feed could not be followed (${(err as Error).message}); the sweep keeps graphs current`);
+      }
       await buildRecent(d).catch((err) => log.warn(`graphs to build at start: ${(err as Error).message}`));
       const sweepNow = () =>
         sweep(d)
@@ -279,8 +288,8 @@ export function startGraphInBackground(opts: {
     ready,
     async stopConsuming(deadline) {
       controller.abort();
-      unsubscribe();
       clearTimeout(sweeper);
+      await feed?.close();
       // A local Neo4j still starting is not waited for beyond the bound (close() waits for it).
       let timer: NodeJS.Timeout | undefined;
       const bound = new Promise<void>((r) => {
@@ -292,8 +301,8 @@ export function startGraphInBackground(opts: {
     },
     async close() {
       controller.abort();
-      unsubscribe();
       clearTimeout(sweeper);
+      await feed?.close();
       await connecting.catch(() => {});
       await worker?.stop();
       await queue.close();

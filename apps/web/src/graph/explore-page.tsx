@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, describeError } from "../api/client.ts";
 import type { PropertyDefinition, QueryResult, Workspace } from "../api/types.ts";
 import { onLinkClick } from "../app/router.ts";
@@ -7,6 +7,7 @@ import { Shell } from "../app/shell.tsx";
 import { useStore } from "../app/store.ts";
 import { FormError } from "../ui/form.tsx";
 import { CypherEditor } from "./cypher-editor.tsx";
+import { behindText, isBuilding, queuedGraphQuery } from "./graph-queue.ts";
 import { forget, readHistory, remember } from "./history.ts";
 import { RebuildGraph } from "./rebuild.tsx";
 import { QueryResults } from "./results.tsx";
@@ -31,6 +32,7 @@ export function ExplorePage() {
   const [result, setResult] = useState<QueryResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [waiting, setWaiting] = useState<string | null>(null);
   const [history, setHistory] = useState(readHistory);
   const [vocabulary, setVocabulary] = useState<GraphVocabulary>(() => graphVocabulary());
   const [workspace, setWorkspace] = useState<Workspace | null>(null);
@@ -48,20 +50,52 @@ export function ExplorePage() {
       .catch(() => undefined);
   }, [wsId]);
 
+  const runs = useRef(0);
+  useEffect(
+    () => () => {
+      runs.current++;
+    },
+    [],
+  );
+  /**
+   * Runs the query through the browser's graph queue: a graph being built shows how far it is and the query runs
+   * when it is ready; a graph behind the model says so, and the query runs again each second until it caught up.
+   */
   const run = async () => {
     if (!query.trim()) return;
+    const mine = ++runs.current;
+    const alive = () => runs.current === mine;
     setBusy(true);
     setError(null);
+    setWaiting(null);
     setHistory(remember(query));
     try {
-      setResult(await api.post<QueryResult>("/api/explore", { query }));
+      for (let tries = 0; alive(); tries++) {
+        const answer = await queuedGraphQuery(() => api.post<QueryResult>("/api/explore", { query }), {
+          alive,
+          onWait: (err) => {
+            if (alive()) setWaiting(isBuilding(err) ? `${err.message}…` : "Waiting for a free graph query slot…");
+          },
+        });
+        if (!alive()) return;
+        setWaiting(null);
+        setResult(answer);
+        setBusy(false);
+        if ((answer.graph?.behind ?? 0) === 0 || tries >= 30) return;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
     } catch (err) {
+      if (!alive()) return;
       setResult(null);
       setError(refusal(err));
     } finally {
-      setBusy(false);
+      if (alive()) {
+        setBusy(false);
+        setWaiting(null);
+      }
     }
   };
+  const behind = behindText(result?.graph);
 
   if (!activeMembership(profile) || !wsId)
     return (
@@ -132,7 +166,16 @@ export function ExplorePage() {
             )}
           </div>
         </div>
-        {busy ? <p aria-busy="true">Running…</p> : null}
+        {busy ? (
+          <p aria-busy="true" role="status">
+            {waiting ?? "Running…"}
+          </p>
+        ) : null}
+        {behind ? (
+          <p class="muted" role="status" data-behind>
+            {behind}
+          </p>
+        ) : null}
         <FormError error={error} />
         {result ? <QueryResults result={result} /> : null}
       </main>
