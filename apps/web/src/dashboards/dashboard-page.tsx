@@ -126,6 +126,8 @@ export function DashboardPage(props: { id: string }) {
       </Shell>
     );
   const old = shown.revision !== latest.revision;
+  // A required parameter without a value: the panels would only be refused, so they wait for it.
+  const missing = shown.parameters.filter((p) => p.required && p.default === undefined && !applied[p.name]);
   const rows = Math.max(1, ...shown.panels.map((p) => p.layout.y + p.layout.h));
   return (
     <Shell>
@@ -221,6 +223,10 @@ export function DashboardPage(props: { id: string }) {
               </li>
             ))}
           </ul>
+        ) : missing.length ? (
+          <p class="outcome" role="status" data-missing>
+            Give {missing.map((p) => p.label).join(" and ")} above and choose Apply: the panels run with it.
+          </p>
         ) : (
           <div class="panel-grid" style={{ gridTemplateRows: `repeat(${rows}, minmax(110px, auto))` }}>
             {shown.panels.map((p) => (

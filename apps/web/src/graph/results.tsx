@@ -88,7 +88,7 @@ export function QueryResults(props: { result: QueryResult; initial?: "graph" | "
           {node ? <Inspector node={node} onClose={() => setSelected(null)} /> : null}
         </div>
       ) : (
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0}>
           <table class="table data-table" aria-label="Result rows">
             <thead>
               <tr>
