@@ -18,7 +18,6 @@ export * from "./folders/list.ts";
 export * from "./generate/generate-model.ts";
 export * from "./graph/index.ts";
 export * from "./history/change.ts";
-export * from "./history/committed.ts";
 export * from "./history/compact.ts";
 export * from "./history/diff.ts";
 export * from "./history/diff-image.ts";

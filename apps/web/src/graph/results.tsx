@@ -88,6 +88,7 @@ export function QueryResults(props: { result: QueryResult; initial?: "graph" | "
           {node ? <Inspector node={node} onClose={() => setSelected(null)} /> : null}
         </div>
       ) : (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling table takes keyboard focus to scroll (axe)
         <div class="table-scroll" tabIndex={0}>
           <table class="table data-table" aria-label="Result rows">
             <thead>

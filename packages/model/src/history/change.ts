@@ -2,7 +2,6 @@ import type { Database, DbOrTx, Tx } from "@ams/db";
 import { AppError, type Via } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { type RequestContext, requireWorkspace } from "../context.ts";
-import { announceCommitted } from "./committed.ts";
 import type { ChangeResult } from "./schemas.ts";
 
 /** Who makes a change and how it came: recorded on its change group. */
@@ -50,7 +49,6 @@ export function actorOf(ctx: RequestContext, via?: Via): ChangeActor {
  * user action: one group, a cascading delete included). The workspace's next revision is taken under its row lock
  * (`update ... returning`), so revisions are gapless and commit in order; a rollback gives the number back.
  * The capture triggers (migration 0018) write the entries; a write outside a group is refused by the database.
- * Once committed, the group is announced (onChangeCommitted): the graph sync's wake-up.
  */
 export async function withChange<T>(
   ctx: RequestContext,
@@ -67,11 +65,9 @@ export async function withClosedChange<T>(
   fn: (tx: Tx, change: OpenChange) => Promise<T>,
 ): Promise<{ out: T; closed: ClosedChange }> {
   const ws = requireWorkspace(ctx);
-  const result = await ctx.database.db.transaction((tx) =>
+  return ctx.database.db.transaction((tx) =>
     recordClosedChange(ctx.database, tx, ws, actorOf(ctx, options.via), options.summary, fn),
   );
-  announceCommitted({ workspaceId: ws, revision: result.closed.revision });
-  return result;
 }
 
 /**
