@@ -19,18 +19,20 @@ export async function touchedBetween(
   hi: number,
   on?: DbOrTx,
 ): Promise<Touched[]> {
+  // One ordered pass over the entries between the two revisions gives each object touched and its first entry
+  // (`before`: its state at lo); a second, over the entries after hi of those objects only, their state at hi.
+  // Set-based: two correlated lookups per object cost ~0.1 ms each, seconds for a whole model's import.
   const rows = await ctx.database.rows<{ kind: Kind; object_id: string; at_lo: unknown; at_hi: unknown }>(
     sql`with t as (
-          select distinct kind, object_id from change_entries
-          where workspace_id = ${ws} and revision > ${lo} and revision <= ${hi})
-        select t.kind, t.object_id,
-          (select e.before from change_entries e
-           where e.workspace_id = ${ws} and e.kind = t.kind and e.object_id = t.object_id and e.revision > ${lo}
-           order by e.revision, e.seq limit 1) as at_lo,
-          (select jsonb_build_array(e.before) from change_entries e
-           where e.workspace_id = ${ws} and e.kind = t.kind and e.object_id = t.object_id and e.revision > ${hi}
-           order by e.revision, e.seq limit 1) as at_hi
-        from t`,
+          select distinct on (kind, object_id) kind, object_id, before as at_lo from change_entries
+          where workspace_id = ${ws} and revision > ${lo} and revision <= ${hi}
+          order by kind, object_id, revision, seq),
+        h as (
+          select distinct on (e.kind, e.object_id) e.kind, e.object_id, jsonb_build_array(e.before) as at_hi
+          from change_entries e join t on t.kind = e.kind and t.object_id = e.object_id
+          where e.workspace_id = ${ws} and e.revision > ${hi}
+          order by e.kind, e.object_id, e.revision, e.seq)
+        select t.kind, t.object_id, t.at_lo, h.at_hi from t left join h on h.kind = t.kind and h.object_id = t.object_id`,
     on,
   );
   const out: (Touched & { current: boolean })[] = [];
@@ -44,7 +46,11 @@ export async function touchedBetween(
       hi: later ? asRow(later[0]) : null,
       current: !later,
     };
-    if (!later) needCurrent.set(r.kind, [...(needCurrent.get(r.kind) ?? []), r.object_id]);
+    if (!later) {
+      const ids = needCurrent.get(r.kind);
+      if (ids) ids.push(r.object_id);
+      else needCurrent.set(r.kind, [r.object_id]);
+    }
     out.push(t);
   }
   const current = new Map<string, Row>();
