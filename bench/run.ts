@@ -18,6 +18,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   history: async () => (await import("./history.ts")).benchHistory(),
   mcp: async () => (await import("./mcp.ts")).benchMcp(),
   graph: async () => (await import("./graph.ts")).benchGraph(),
+  "graph-sync": async () => (await import("./graph-sync.ts")).benchGraphSync(),
   analysis: async () => (await import("./analysis.ts")).benchAnalysis(),
   fuzz: async () => (await import("./fuzz.ts")).benchFuzz(),
   web: async () => (await import("./web.ts")).benchWeb(),
