@@ -6,6 +6,7 @@ import {
   elementByIdQuery,
   generateModel,
   type RequestContext,
+  renderViewImage,
   replaceModel,
 } from "@ams/model";
 import { interleaved, report, section } from "./lib.ts";
@@ -27,7 +28,7 @@ export async function benchAnalysis() {
     const [ws] = await database.rows<{ id: string }>(
       sql`insert into workspaces (organization_id, name) values (${org!.id}, 'Analysis 100k') returning id`,
     );
-    const doc = generateModel({ elements: 100_000, seed: 42 });
+    const doc = generateModel({ elements: 100_000, seed: 42, properties: true });
     await database.db.transaction((tx) => replaceModel(database, tx, ws!.id, doc));
     await database.rows(sql`analyze`);
     const ctx: RequestContext = {
@@ -61,6 +62,29 @@ export async function benchAnalysis() {
     line(`impact, dependents, depth 4 (${Math.round(reached / 110)} elements on average)`, dep);
     line("impact, both directions, depth 4", bo);
     line(`derived relationships, chain length 3 (${(derivedCount / 110).toFixed(1)} on average)`, der);
+    // A heatmap: the same view drawn plain and coloured by a property (Lifecycle, on every fifth element) and by a
+    // metric, interleaved.
+    const view = "v-500";
+    const plain = () => renderViewImage({ ctx, input: { id: view, format: "svg" } });
+    const byProperty = () => renderViewImage({ ctx, input: { id: view, format: "svg", color_by: "Lifecycle" } });
+    const byImpact = () => renderViewImage({ ctx, input: { id: view, format: "svg", color_by: "impact_count" } });
+    section("Heatmap: a 20-node view of the 100k model as SVG, plain and coloured (same run, interleaved)");
+    const [p, hp, hi] = await interleaved([plain, byProperty, byImpact], { iterations: 200, warmup: 20 });
+    report("plain SVG render, median", p!.median, null, "(the floor)", true);
+    report(
+      `coloured by a property, median (+${((hp!.median / p!.median - 1) * 100).toFixed(0)}%)`,
+      hp!.median,
+      p!.median,
+      "<= +20%",
+      hp!.median <= p!.median * 1.2,
+    );
+    report(
+      `coloured by impact count, median (+${((hi!.median / p!.median - 1) * 100).toFixed(0)}%)`,
+      hi!.median,
+      p!.median,
+      "(reported; walks 3 steps)",
+      true,
+    );
   } finally {
     await database.drop();
   }

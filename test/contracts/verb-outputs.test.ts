@@ -17,6 +17,7 @@ const NOT_DATA: Record<string, string> = {
   renderView: "SVG markup",
   renderViewImage: "an SVG or PNG image",
   renderViewDiffImage: "an SVG or PNG image of a view's changes",
+  renderPlateauGap: "an SVG or PNG image of two plateaus' difference",
   previewPluginIcon: "a sanitized SVG icon with its ETag",
   getPublicPluginIcon: "a sanitized SVG icon with its ETag",
   signIn: "the identity the route starts a session for (the HTTP answer is SignedIn, built from it)",

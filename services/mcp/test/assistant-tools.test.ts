@@ -261,6 +261,25 @@ test("derive_relationships gives the certain serving of a node through the servi
   expect(derived.relationships[0].in_model).toBe(true);
 });
 
+test("plateau_gap compares two plateaus; a plateau id that is not one is an isError result", async () => {
+  const m = await smallModel();
+  const now = (await structured("create_element", { name: "Now", type: "Plateau" })).id as string;
+  const next = (await structured("create_element", { name: "Next", type: "Plateau" })).id as string;
+  await structured("create_relationship", { type: "Composition", source: now, target: m.app });
+  await structured("create_relationship", { type: "Composition", source: next, target: m.app });
+  await structured("create_relationship", { type: "Composition", source: next, target: m.service });
+  const gap = await structured("plateau_gap", { from_plateau_id: now, to_plateau_id: next });
+  expect(gap.elements.added.map((e: { id: string }) => e.id)).toEqual([m.service]);
+  expect(gap.elements.kept.map((e: { id: string }) => e.id)).toEqual([m.app]);
+  expect(gap.relationships.added.map((r: { type: string }) => r.type)).toEqual(["Realization"]);
+  const bad = (await client.callTool({
+    name: "plateau_gap",
+    arguments: { from_plateau_id: m.app, to_plateau_id: next },
+  })) as CallToolResult;
+  expect(bad.isError).toBe(true);
+  expect(textOf(bad)).toContain("not a Plateau");
+});
+
 test("every added tool was called (the graph and history tools in their own files)", () => {
   expect(workspaceId).toBeTruthy();
   const elsewhere = [...GRAPH_TOOLS, ...HISTORY_TOOLS];

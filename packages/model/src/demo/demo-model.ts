@@ -45,7 +45,27 @@ const elements: E[] = [
   ["e-driver", "Driver", "Customer satisfaction"],
   ["e-goal", "Goal", "Faster claim handling"],
   ["e-req", "Requirement", "Register claims online"],
+  ["e-plateau-now", "Plateau", "Claims today"],
+  ["e-plateau-2027", "Plateau", "Online claims (2027)"],
+  ["e-gap-online", "Gap", "Online claim registration"],
 ];
+
+/** How critical each system is to claim handling (property Criticality): what a heatmap of the views colours. */
+const criticality: Record<string, string> = {
+  "e-mainframe": "High",
+  "e-policy": "High",
+  "e-ts-claims": "High",
+  "e-dbms": "High",
+  "e-crm": "Medium",
+  "e-finance": "Medium",
+  "e-servers": "Medium",
+  "e-ts-customer": "Medium",
+  "e-portal": "Low",
+  "e-mq": "Low",
+  "e-as-customer": "Medium",
+  "e-as-claims": "High",
+  "e-as-payment": "Medium",
+};
 
 const relationships: R[] = [
   ["r-1", "Assignment", "e-customer", "e-insurant"],
@@ -93,6 +113,19 @@ const relationships: R[] = [
   ["r-43", "Aggregation", "e-product", "e-svc-registration"],
   ["r-44", "Aggregation", "e-product", "e-contract"],
   ["r-45", "Association", "e-contract", "e-claim"],
+  // Two plateaus: today's landscape and the target one with the web portal; the gap between them.
+  ["r-46", "Composition", "e-plateau-now", "e-mainframe"],
+  ["r-47", "Composition", "e-plateau-now", "e-policy"],
+  ["r-48", "Composition", "e-plateau-now", "e-crm"],
+  ["r-49", "Composition", "e-plateau-now", "e-finance"],
+  ["r-50", "Composition", "e-plateau-2027", "e-policy"],
+  ["r-51", "Composition", "e-plateau-2027", "e-crm"],
+  ["r-52", "Composition", "e-plateau-2027", "e-finance"],
+  ["r-53", "Composition", "e-plateau-2027", "e-portal"],
+  ["r-54", "Composition", "e-plateau-2027", "e-servers"],
+  ["r-55", "Triggering", "e-plateau-now", "e-plateau-2027"],
+  ["r-56", "Association", "e-gap-online", "e-plateau-now"],
+  ["r-57", "Association", "e-gap-online", "e-plateau-2027"],
 ];
 
 /** A view: nodes at absolute positions (children inside their parent's box), connections drawn between them. */
@@ -178,7 +211,7 @@ export function demoModelXml(): string {
   const els = elements
     .map(
       ([id, type, name, doc]) =>
-        `<element identifier="${id}" xsi:type="${type}"><name xml:lang="en">${escapeXml(name)}</name>${doc ? `<documentation xml:lang="en">${escapeXml(doc)}</documentation>` : ""}</element>`,
+        `<element identifier="${id}" xsi:type="${type}"><name xml:lang="en">${escapeXml(name)}</name>${doc ? `<documentation xml:lang="en">${escapeXml(doc)}</documentation>` : ""}${criticality[id] ? `<properties><property propertyDefinitionRef="pd-criticality"><value xml:lang="en">${criticality[id]}</value></property></properties>` : ""}</element>`,
     )
     .join("");
   const rels = relationships
@@ -193,6 +226,7 @@ export function demoModelXml(): string {
     `<name xml:lang="en">${DEMO_MODEL_NAME}</name>` +
     `<documentation xml:lang="en">A fictional insurer handling car damage claims: the demo model of this service.</documentation>` +
     `<elements>${els}</elements><relationships>${rels}</relationships>` +
+    `<propertyDefinitions><propertyDefinition identifier="pd-criticality" type="string"><name xml:lang="en">Criticality</name></propertyDefinition></propertyDefinitions>` +
     `<views><diagrams>${views.map(viewXml).join("")}</diagrams></views></model>`
   );
 }

@@ -14,6 +14,8 @@ export type RenderContext = {
   markers: Map<string, string>;
   bounds: { minX: number; minY: number; maxX: number; maxY: number };
   pluginIcon: (value: string) => PluginIcon;
+  /** Heatmap fills by node id, drawn instead of the notation's and the node's own fill. */
+  heat?: ReadonlyMap<string, string>;
 };
 
 export function extend(ctx: RenderContext, x0: number, y0: number, x1: number, y1: number): void {

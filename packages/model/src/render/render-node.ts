@@ -163,6 +163,11 @@ function elementNode(
     return;
   }
   const paint = paintOf(node.style, PALETTE[notation.palette], NOTATION_DEFAULTS.nodeLine);
+  const heat = ctx.heat?.get(node.id);
+  if (heat) {
+    paint.fill = heat;
+    delete paint.fillOpacity;
+  }
   if (kind === "tab") {
     paint.dash = "6 3";
     out.push(shapeMarkup(kind, b, paint));

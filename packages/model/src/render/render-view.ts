@@ -1,5 +1,5 @@
 import { elementNotation, NOTATION_DEFAULTS } from "@ams/shared";
-import type { RenderContext } from "./context.ts";
+import { extend, type RenderContext } from "./context.ts";
 import { iconDef } from "./defs.ts";
 import { escapeXml, num } from "./escape.ts";
 import { pluginIconResolver } from "./plugin-icon.ts";
@@ -121,6 +121,7 @@ export function composeViewSvg(input: RenderInput, opts: RenderOptions, overlay?
     markers: new Map(),
     bounds: { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity },
     pluginIcon: pluginIconResolver(opts.resolveIcon),
+    heat: opts.heat?.fills,
   };
   const nodes = input.nodes ?? [];
   const connections = input.connections ?? [];
@@ -142,6 +143,7 @@ export function composeViewSvg(input: RenderInput, opts: RenderOptions, overlay?
   const router = new ConnectionRouter(boxes, connections);
   for (const c of connections) wrapped(c.id, () => renderConnection(ctx, router, c));
   ctx.out.push("</g>");
+  if (opts.heat) renderLegend(ctx, opts.heat.legend);
   overlay?.draw(ctx, boxes, (id) => router.route(id));
 
   const b = ctx.bounds;
@@ -167,4 +169,28 @@ export function composeViewSvg(input: RenderInput, opts: RenderOptions, overlay?
     `<rect class="background" x="${num(vx)}" y="${num(vy)}" width="${vw}" height="${vh}" fill="${NOTATION_DEFAULTS.background}"/>`,
   );
   return head.join("") + ctx.out.join("") + "</svg>";
+}
+
+const SWATCH = 14;
+const LEGEND_ROW = 20;
+
+/** The heatmap's legend below the drawing: its title, then a swatch and a label per colour. */
+function renderLegend(ctx: RenderContext, legend: NonNullable<RenderOptions["heat"]>["legend"]) {
+  const b = ctx.bounds;
+  const x = b.maxX >= b.minX ? b.minX : 0;
+  let y = (b.maxY >= b.minY ? b.maxY : 0) + 24;
+  ctx.out.push(
+    `<g class="legend"><text x="${num(x)}" y="${num(y + 12)}" font-weight="bold">${escapeXml(`Colour by: ${legend.title}`)}</text>`,
+  );
+  let width = 120 + legend.title.length * 7;
+  for (const entry of legend.entries) {
+    y += LEGEND_ROW;
+    ctx.out.push(
+      `<rect x="${num(x)}" y="${num(y)}" width="${SWATCH}" height="${SWATCH}" fill="${escapeXml(entry.color)}" stroke="${NOTATION_DEFAULTS.nodeLine}"/>` +
+        `<text x="${num(x + SWATCH + 6)}" y="${num(y + 11)}">${escapeXml(entry.label)}</text>`,
+    );
+    width = Math.max(width, SWATCH + 6 + entry.label.length * 7);
+  }
+  ctx.out.push("</g>");
+  extend(ctx, x, b.minY, x + width, y + SWATCH);
 }

@@ -51,7 +51,15 @@ export type RenderInput = {
  */
 export type IconResolver = (value: string) => { href: string } | { svg: string } | undefined;
 
+/** A heatmap drawn over a view: a fill per node id (the view's own colours stay as stored) and its legend. */
+export type Heat = {
+  fills: ReadonlyMap<string, string>;
+  legend: { title: string; entries: readonly { label: string; color: string }[] };
+};
+
 export type RenderOptions = {
+  /** Colours the element nodes by a property or a metric, with a legend below the view. */
+  heat?: Heat;
   resolveIcon?: IconResolver;
   /** Prefix of the ids of markers and icon definitions, for pages that inline several SVGs. Default "ams-". */
   idPrefix?: string;

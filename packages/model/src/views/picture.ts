@@ -1,5 +1,6 @@
 import { AppError, invalid } from "@ams/shared";
 import { z } from "zod";
+import { computeHeat, parsePalette } from "../analysis/heatmap.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { renderInputAtVersion } from "../history/model-at.ts";
 import { MAX_PNG_PIXELS, rasterizeSvg } from "../render/png/rasterize.ts";
@@ -21,6 +22,16 @@ export const ViewImageQuery = z.strictObject({
     .optional()
     .describe("PNG only: pixels per view unit, 0.1 to 8 (default 1; 2 for sharp text on high-density screens)"),
   version: z.string().max(100).optional().describe("A version's id: the view as it was then"),
+  color_by: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "A heatmap: colour the elements by this property (its name) or metric (relationship_count, impact_count), " +
+        "with a legend; the view's stored colours are not changed",
+    ),
+  palette: z.string().max(20).optional().describe("rag, heat, blues or categories (default: by the values)"),
 });
 
 export type ViewImage = {
@@ -61,9 +72,18 @@ export async function renderViewImage({
   summary?: boolean;
   /** A version's id: the view as it was then. */
   version?: string;
+  /** A property's name or a metric: the heatmap drawn over the view. */
+  color_by?: string;
+  palette?: string;
 }>): Promise<ViewImage> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
+  const palette = parsePalette(input.palette);
+  if (input.color_by && input.version) throw invalid("color_by", "a heatmap colours the current view, not a version");
+  if (palette && !input.color_by) throw invalid("palette", "a palette needs color_by");
+  // The heatmap's values are read while the view is.
+  const heating = input.color_by ? computeHeat(ctx, ws, input.id, input.color_by, palette) : undefined;
+  heating?.catch(() => {});
   const data = input.version
     ? await renderInputAtVersion(ctx, ws, input.id, input.version)
     : await loadRenderInput(ctx.database, ws, input.id);
@@ -71,7 +91,8 @@ export async function renderViewImage({
   const pending =
     input.summary && !input.version ? summarizePicture(ctx.database, ws, data, input.id) : Promise.resolve(undefined);
   pending.catch(() => {});
-  const svg = renderViewSvg(data, { resolveIcon: ctx.resolveIcon });
+  const heat = await heating;
+  const svg = renderViewSvg(data, { resolveIcon: ctx.resolveIcon, heat });
   const image = await imageOfSvg(svg, input);
   return { ...image, summary: await pending };
 }

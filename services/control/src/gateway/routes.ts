@@ -227,6 +227,8 @@ export const routeTable: readonly RouteRule[] = [
   model("GET", "/api/elements/:id/relationships"),
   model("GET", "/api/elements/:id/views"),
   model("GET", "/api/elements/:id/impact"),
+  model("GET", "/api/analysis/gap"),
+  model("GET", "/api/analysis/gap/image"),
   model("GET", "/api/elements/:id/derived-relationships"),
   model("POST", "/api/elements/:id/restore"),
   model("GET", "/api/folders"),

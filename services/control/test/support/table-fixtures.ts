@@ -73,6 +73,7 @@ export function createFixtures(h: Harness, ownerToken: string) {
       return post("/api/relationships", { type: "Association", source, target });
     },
     view: () => post("/api/views", { name: unique("V") }),
+    plateau: () => post("/api/elements", { name: unique("P"), type: "Plateau" }),
     /**
      * A version naming the workspace's current revision, written in the database: the caller's home workspace may be
      * in another organization than the fixtures' token (the session profile's platform admin of a suspended one).

@@ -230,6 +230,18 @@ export const requests: Record<string, Builder> = {
   "GET /api/elements/:id/views": async (f, _c, real) => p(`/api/elements/${real ? await f.element() : missing}/views`),
   "GET /api/elements/:id/derived-relationships": async (f, _c, real) =>
     p(`/api/elements/${real ? await f.element() : missing}/derived-relationships`),
+  "GET /api/analysis/gap": async (f, _c, real) =>
+    p(
+      real
+        ? `/api/analysis/gap?from=${await f.plateau()}&to=${await f.plateau()}`
+        : `/api/analysis/gap?from=${missing}&to=${missing}`,
+    ),
+  "GET /api/analysis/gap/image": async (f, _c, real) =>
+    p(
+      real
+        ? `/api/analysis/gap/image?from=${await f.plateau()}&to=${await f.plateau()}`
+        : `/api/analysis/gap/image?from=${missing}&to=${missing}`,
+    ),
   "GET /api/elements/:id/impact": async (f, _c, real) =>
     p(`/api/elements/${real ? await f.element() : missing}/impact?direction=both&depth=2`),
   "POST /api/elements/:id/restore": async (f, _c, real) => {

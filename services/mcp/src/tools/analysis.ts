@@ -3,8 +3,10 @@ import {
   DERIVATION_MAX_LENGTH,
   DerivedResult,
   deriveRelationships,
+  GapResult,
   IMPACT_MAX_DEPTH,
   ImpactResult,
+  plateauGap,
 } from "@ams/model";
 import { z } from "zod";
 import { data, defineTool, READ } from "./define.ts";
@@ -79,5 +81,22 @@ export const analysisTools = [
     annotations: READ,
     run: async ({ ctx }, { element_id, target_id, max_length }) =>
       data(await deriveRelationships({ ctx, input: { id: element_id, target: target_id, max_length } })),
+  }),
+
+  defineTool({
+    name: "plateau_gap",
+    title: "Compare two plateaus (gap analysis)",
+    description:
+      "What changes between two Plateau elements: the elements each plateau is composed of or aggregates, as added " +
+      "(in the later one only), removed (in the earlier one only) and kept; the relationships among them the same " +
+      "way; and the Gap elements associated with both plateaus.",
+    input: z.strictObject({
+      from_plateau_id: z.string().min(1).max(200).describe("The earlier Plateau's element id"),
+      to_plateau_id: z.string().min(1).max(200).describe("The later Plateau's element id"),
+    }),
+    output: GapResult,
+    annotations: READ,
+    run: async ({ ctx }, { from_plateau_id, to_plateau_id }) =>
+      data(await plateauGap({ ctx, input: { from: from_plateau_id, to: to_plateau_id } })),
   }),
 ];

@@ -58,6 +58,7 @@ export const ADDED_TOOLS = [
   ...HISTORY_TOOLS,
   "analyze_impact",
   "derive_relationships",
+  "plateau_gap",
 ];
 
 export const ALL_TOOLS = [...SPEC_TOOLS, ...ADDED_TOOLS];

@@ -6,10 +6,16 @@ import {
   DerivedQuery,
   DerivedResult,
   deriveRelationships,
+  GapImageQuery,
+  GapQuery,
+  GapResult,
   ImpactQuery,
   ImpactResult,
+  plateauGap,
+  renderPlateauGap,
 } from "@ams/model";
 import { registerRoute } from "@ams/shared/http";
+import { z } from "@hono/zod-openapi";
 import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Analysis"];
@@ -48,6 +54,52 @@ export function registerAnalysisRoutes(app: TenantApp) {
       output: { schema: DerivedResult, description: "The derivable relationships, certain ones first" },
     },
     (c, { params, query }) => deriveRelationships({ ctx: c.var.ctx, input: { ...query, ...params } }),
+  );
+  registerRoute(
+    app,
+    {
+      method: "get",
+      path: "/api/analysis/gap",
+      tags,
+      operationId: "plateauGap",
+      description:
+        "What changes between two Plateau elements: the elements each is composed of or aggregates (added, removed, " +
+        "kept), the relationships among them, and the Gap elements associated with both.",
+      query: GapQuery,
+      output: { schema: GapResult, description: "The difference" },
+    },
+    (c, { query }) => plateauGap({ ctx: c.var.ctx, input: query }),
+  );
+  registerRoute(
+    app,
+    {
+      method: "get",
+      path: "/api/analysis/gap/image",
+      tags,
+      operationId: "renderPlateauGap",
+      description:
+        "The difference between two plateaus drawn as a view laid out by layer, coloured as a heatmap (added green, " +
+        "removed red, kept grey) with its legend; nothing is stored.",
+      query: GapImageQuery,
+      output: {
+        raw: {
+          200: {
+            description: "SVG (default) or PNG",
+            content: { "image/svg+xml": z.string(), "image/png": z.string().openapi({ format: "binary" }) },
+          },
+        },
+      },
+    },
+    async (c, { query }) => {
+      const image = await renderPlateauGap({ ctx: c.var.ctx, input: query });
+      if (typeof image.data !== "string") {
+        return c.body(new Uint8Array(image.data), 200, { "content-type": "image/png" });
+      }
+      return c.body(image.data, 200, {
+        "content-type": "image/svg+xml; charset=utf-8",
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+      });
+    },
   );
   registerRoute(
     app,

@@ -208,7 +208,14 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       }
       const image = await renderViewImage({
         ctx: c.var.ctx,
-        input: { ...params, format, scale: query.scale, version: query.version },
+        input: {
+          ...params,
+          format,
+          scale: query.scale,
+          version: query.version,
+          color_by: query.color_by,
+          palette: query.palette,
+        },
       });
       return imageResponse(c, image);
     },
