@@ -20,8 +20,13 @@ test("what depends on the Mainframe: by layer, each with its shortest path", asy
   expect(res.status).toBe(200);
   expect(res.body.element).toEqual({ id: "e-mainframe", type: "Node", name: "Mainframe", layer: "Technology" });
   expect(res.body.direction).toBe("dependents");
-  expect(res.body.layers.map((l: { layer: string }) => l.layer)).toEqual(["Business", "Application", "Technology"]);
-  const [business, application, technology] = res.body.layers;
+  expect(res.body.layers.map((l: { layer: string }) => l.layer)).toEqual([
+    "Business",
+    "Application",
+    "Technology",
+    "Implementation",
+  ]);
+  const [business, application, technology, implementation] = res.body.layers;
   expect(names(business)).toEqual(["Accept", "Valuate"]);
   expect(names(application)).toEqual([
     "Claims administration service",
@@ -32,7 +37,9 @@ test("what depends on the Mainframe: by layer, each with its shortest path", asy
   // The DBMS is a part of the Mainframe (composition): the Mainframe needs it, not the other way round; the LAN is
   // only associated.
   expect(names(technology)).toEqual(["Claim files service"]);
-  expect(res.body.count).toBe(7);
+  // Today's plateau is composed of the Mainframe (a whole needs its parts); the 2027 plateau follows it (triggering).
+  expect(names(implementation)).toEqual(["Claims today", "Online claims (2027)"]);
+  expect(res.body.count).toBe(9);
   const accept = business.elements.find((e: { name: string }) => e.name === "Accept");
   expect(accept.distance).toBe(4);
   expect(accept.path_types).toEqual(["Realization", "Serving", "Realization", "Serving"]);
@@ -54,7 +61,7 @@ test("dependencies walk against the flow; depth limits the walk; types filter it
     "e-policy": 2,
   });
   const shallow = await org.viewer.get("/api/elements/e-mainframe/impact?depth=1");
-  expect(shallow.body.count).toBe(1);
+  expect(shallow.body.count).toBe(2);
   const onlyServing = await org.viewer.get("/api/elements/e-ts-claims/impact?types=serving&depth=6");
   expect(onlyServing.body.types).toEqual(["Serving"]);
   expect(onlyServing.body.layers.flatMap((l: { elements: { id: string }[] }) => l.elements.map((e) => e.id))).toEqual([
@@ -109,6 +116,6 @@ test("a view of the affected elements laid out by layer, made with the view verb
   expect(y("e-policy")).toBeLessThan(Math.min(y("e-ts-claims"), y("e-mainframe")));
   const history = await org.viewer.get(`/api/views/${view.body.id}/history`);
   expect(history.status).toBe(200);
-  expect(JSON.stringify(history.body)).toContain("Added 9 elements");
+  expect(JSON.stringify(history.body)).toContain(`Added ${ids.length} elements`);
   expect((await org.viewer.post(`/api/views/${view.body.id}/elements`, { element_ids: ids })).status).toBe(403);
 });
