@@ -63,6 +63,9 @@ describe("two people edit the same element", () => {
           writes.push({ page: name, method: req.method(), url: req.url(), ifMatch: req.headers()["if-match"] });
       });
     }
+    // Ben's events stream is held back, so his screen stays behind Ana's saves as it would while a stream lags or
+    // reconnects: what these tests exercise is the If-Match / 412 path that catches what the live update did not.
+    await ben.page.route("**/events*", (route) => route.abort());
     const ws = await post("/api/workspaces", { name: "Shared model" });
     workspaceId = ws.id;
     elementId = (await post("/api/elements", { name: "Claims register", type: "ApplicationComponent" })).id;

@@ -79,9 +79,25 @@ export function useMergingSave<T extends Versioned>(opts: {
   onSaved(saved: T): void;
 }) {
   const [conflict, setConflict] = useState<Conflict<T> | null>(null);
-  const save = async (patch: Patch): Promise<void> => {
+  const report = (current: T, conflicts: FieldConflict[]) =>
+    setConflict((open) => ({
+      current,
+      // A second conflict while one is open keeps the earlier fields that are still in dispute.
+      fields: [...(open?.fields ?? []).filter((f) => !conflicts.some((c) => c.label === f.label)), ...conflicts],
+    }));
+  /**
+   * `seen`: the values the user's edit started from, when someone else's change to the same fields arrived live while
+   * the user was editing (the screen already shows the object at their revision): merged like a 412.
+   */
+  const save = async (patch: Patch, seen?: Patch): Promise<void> => {
     let base = opts.base;
     let pending = patch;
+    if (seen) {
+      const { resend, conflicts } = mergePatch({ ...base, ...seen }, patch, base);
+      if (conflicts.length) report(base, conflicts);
+      if (Object.keys(resend).length === 0) return;
+      pending = resend;
+    }
     // Each round either saves, or meets a newer revision: a few rounds cover writers that keep racing.
     for (let round = 0; round < 3; round++) {
       try {
@@ -92,13 +108,7 @@ export function useMergingSave<T extends Versioned>(opts: {
         if (!current) throw err;
         opts.onSaved(current);
         const { resend, conflicts } = mergePatch(base, pending, current);
-        if (conflicts.length) {
-          setConflict((open) => ({
-            current,
-            // A second conflict while one is open keeps the earlier fields that are still in dispute.
-            fields: [...(open?.fields ?? []).filter((f) => !conflicts.some((c) => c.label === f.label)), ...conflicts],
-          }));
-        }
+        if (conflicts.length) report(current, conflicts);
         if (Object.keys(resend).length === 0) return;
         base = current;
         pending = resend;

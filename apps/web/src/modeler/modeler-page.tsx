@@ -7,6 +7,7 @@ import { Shell } from "../app/shell.tsx";
 import { useStore } from "../app/store.ts";
 import { ViewEditor } from "../canvas/view-editor.tsx";
 import { WorkspaceNav } from "../history/history-nav.tsx";
+import { applyLiveChanges } from "../live/apply-changes.ts";
 import { PresenceAvatars } from "../live/avatars.tsx";
 import { startLive } from "../live/live-store.ts";
 import { loadModel, model, openView, select } from "./model-store.ts";
@@ -30,7 +31,12 @@ export function ModelerPage(props: { workspaceId: string }) {
   const loaded = state.workspaceId === props.workspaceId && !state.loading;
   useEffect(() => {
     if (!loaded) return;
-    return startLive(props.workspaceId);
+    const stopApplying = applyLiveChanges(session.get().profile?.id ?? null);
+    const stopLive = startLive(props.workspaceId);
+    return () => {
+      stopLive();
+      stopApplying();
+    };
   }, [loaded, props.workspaceId]);
 
   useEffect(() => {

@@ -237,7 +237,7 @@ function ElementPanel(props: { element: Element; editable: boolean }) {
         label="Name"
         value={el.name}
         readOnly={!props.editable}
-        onSave={(name) => save({ name }).then(refreshOpenView)}
+        onSave={(name, seen) => save({ name }, { name: seen }).then(refreshOpenView)}
       />
       <SavedText
         id="el-doc"
@@ -245,7 +245,9 @@ function ElementPanel(props: { element: Element; editable: boolean }) {
         multiline
         value={el.documentation ?? ""}
         readOnly={!props.editable}
-        onSave={(documentation) => save({ documentation: documentation || null })}
+        onSave={(documentation, seen) =>
+          save({ documentation: documentation || null }, { documentation: seen || null })
+        }
       />
       <IconPicker
         value={typeof icon === "string" ? icon : null}
@@ -334,7 +336,7 @@ function RelationshipPanel(props: { relationship: Relationship; editable: boolea
         label="Name"
         value={r.name ?? ""}
         readOnly={ro}
-        onSave={(name) => save({ name: name || null }).then(refreshOpenView)}
+        onSave={(name, seen) => save({ name: name || null }, { name: seen || null }).then(refreshOpenView)}
       />
       <SavedText
         id="rel-doc"
@@ -342,7 +344,9 @@ function RelationshipPanel(props: { relationship: Relationship; editable: boolea
         multiline
         value={r.documentation ?? ""}
         readOnly={ro}
-        onSave={(documentation) => save({ documentation: documentation || null })}
+        onSave={(documentation, seen) =>
+          save({ documentation: documentation || null }, { documentation: seen || null })
+        }
       />
       {r.type === "Access" ? (
         <div class="field">

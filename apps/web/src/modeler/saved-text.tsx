@@ -1,23 +1,48 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { notifyError } from "../ui/notices.tsx";
 
-/** A text field saved when it loses focus (or Enter for one line); Escape restores the saved value. */
+/**
+ * A text field saved when it loses focus (or Enter for one line); Escape restores the saved value. A change of the
+ * value from elsewhere (someone else's edit arriving live) shows at once unless the user has unsaved edits here: those
+ * are kept, and the save passes the value they started from (`seen`) so the caller can tell a conflict.
+ */
 export function SavedText(props: {
   id: string;
   label: string;
   value: string;
   multiline?: boolean;
   readOnly: boolean;
-  onSave(value: string): Promise<void>;
+  onSave(value: string, seen: string): Promise<void>;
 }) {
   const [draft, setDraft] = useState(props.value);
-  useEffect(() => setDraft(props.value), [props.value]);
+  // The value the draft was started from: the draft is unsaved edits while it differs from it.
+  const [origin, setOrigin] = useState(props.value);
+  const latest = useRef(props.value);
+  latest.current = props.value;
+  useEffect(() => {
+    if (draft !== origin) return;
+    setDraft(props.value);
+    setOrigin(props.value);
+  }, [props.value]);
+  const restore = () => {
+    setDraft(props.value);
+    setOrigin(props.value);
+  };
   const commit = () => {
-    if (draft === props.value) return;
-    props.onSave(draft).catch((err) => {
-      setDraft(props.value);
-      notifyError(err);
-    });
+    if (draft === origin) return;
+    const seen = origin;
+    setOrigin(draft);
+    props
+      .onSave(draft, seen)
+      // Saved, merged or shown as a conflict: the field shows what the model has now (the conflict box holds mine).
+      .then(() => {
+        setDraft(latest.current);
+        setOrigin(latest.current);
+      })
+      .catch((err) => {
+        restore();
+        notifyError(err);
+      });
   };
   const common = {
     id: props.id,
@@ -26,7 +51,7 @@ export function SavedText(props: {
     onInput: (e: Event) => setDraft((e.currentTarget as HTMLInputElement).value),
     onBlur: commit,
     onKeyDown: (e: KeyboardEvent) => {
-      if (e.key === "Escape") setDraft(props.value);
+      if (e.key === "Escape") restore();
       if (e.key === "Enter" && !props.multiline) (e.currentTarget as HTMLElement).blur();
     },
   };
