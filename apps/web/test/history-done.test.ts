@@ -161,6 +161,11 @@ describe("history, versions and restore across two people", () => {
     expect((await get(page, `/api/elements/${ids.fraud}`)).status).toBe(404);
     await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Activity" }).click();
     const list = page.getByRole("list", { name: "Changes" });
+    // The restore of the previous test is named by the element's name, and offers no Undelete: it deleted nothing a
+    // person deleted (only the property value the restore took away).
+    const restore = list.locator(".history-entry", { hasText: "Restored element 'Claims register'" });
+    await restore.first().waitFor();
+    expect(await restore.first().getByRole("button", { name: "Undelete" }).count()).toBe(0);
     const deletion = list.locator(".history-entry", { hasText: "Fraud check" }).filter({ hasText: "Demo Contributor" });
     await deletion.first().waitFor();
     expect(await deletion.first().textContent()).toMatch(/Deleted/i);

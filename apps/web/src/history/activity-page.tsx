@@ -17,11 +17,14 @@ import { VIA_WORDS, viaWords, whenWords, whoWords } from "./change-words.ts";
 import { WorkspacePage } from "./workspace-page.tsx";
 
 const KINDS: ChangeKind[] = ["element", "relationship", "view", "node", "connection", "folder", "property_definition"];
+const UNDELETABLE = new Set<ChangeKind>(["element", "relationship", "view"]);
 const OP_WORDS = { create: "added", update: "changed", delete: "deleted" } as const;
 
 function ChangeItem(props: { item: WorkspaceChange; editable: boolean; onUndelete(item: WorkspaceChange): void }) {
   const { item } = props;
-  const deletes = item.objects.some((o) => o.op === "delete");
+  // Undelete is offered for what people delete (an element, relationship or view), not for a group that only dropped
+  // a property value or a node along the way (a restore, an edit of a view).
+  const deletes = item.objects.some((o) => o.op === "delete" && UNDELETABLE.has(o.kind));
   return (
     <li class="history-entry" data-revision={item.revision}>
       <p class="history-head">

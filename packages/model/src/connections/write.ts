@@ -20,16 +20,25 @@ import {
 import type { ViewConnection } from "../views/outputs.ts";
 import type { CreateConnectionInput, UpdateConnectionInput } from "../views/schemas.ts";
 
-/** What an end of a connection shows: a node's element, or a connection's relationship (null for labels/lines). */
+/**
+ * What an end of a connection shows: a node's element, or a connection's relationship (null for labels/lines), and
+ * the name a person knows that end by (the concept's name, else the note's or group's label).
+ */
 async function endpointConcept(database: Database, tx: DbOrTx, ws: string, viewId: string, id: string, path: string) {
-  const [row] = await database.rows<{ concept: string | null }>(
-    sql`select element_id as concept from view_nodes where workspace_id = ${ws} and view_id = ${viewId} and id = ${id}
+  const [row] = await database.rows<{ concept: string | null; name: string | null }>(
+    sql`select n.element_id as concept, coalesce(nullif(e.name, ''), n.label) as name
+          from view_nodes n
+          left join elements e on e.workspace_id = n.workspace_id and e.id = n.element_id
+         where n.workspace_id = ${ws} and n.view_id = ${viewId} and n.id = ${id}
         union all
-        select relationship_id from connections where workspace_id = ${ws} and view_id = ${viewId} and id = ${id}`,
+        select c.relationship_id, nullif(r.name, '')
+          from connections c
+          left join relationships r on r.workspace_id = c.workspace_id and r.id = c.relationship_id
+         where c.workspace_id = ${ws} and c.view_id = ${viewId} and c.id = ${id}`,
     tx,
   );
   if (!row) throw invalid(path, `no node or connection '${id}' in this view`);
-  return row.concept;
+  return row;
 }
 
 export async function createConnection({
@@ -41,11 +50,13 @@ export async function createConnection({
   const { database } = ctx;
   return withChange(ctx, { summary: "Added a connection" }, async (tx, change) => {
     const view = await getViewRow(database, ws, input.view_id, tx);
-    change.summary = `Connected '${input.source}' to '${input.target}' on view '${view.name}'`;
-    const [s, t] = await Promise.all([
+    const [source, target] = await Promise.all([
       endpointConcept(database, tx, ws, input.view_id, input.source, "source"),
       endpointConcept(database, tx, ws, input.view_id, input.target, "target"),
     ]);
+    const s = source.concept;
+    const t = target.concept;
+    change.summary = `Connected '${source.name ?? input.source}' to '${target.name ?? input.target}' on view '${view.name}'`;
     if (input.relationship_id) {
       const rel = await getRelationshipRow(database, ws, input.relationship_id, tx).catch(() => {
         throw invalid("relationship_id", `no relationship '${input.relationship_id}' in this workspace`);

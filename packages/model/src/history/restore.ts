@@ -58,19 +58,26 @@ export async function restoreObject({
       errors: [{ path: "revision", message: `beyond the current revision ${bounds.current}` }],
     });
   await requireReconstructable(ctx, ws, "revision", input.revision, bounds.compacted);
-  const summary = `Restored ${word.toLowerCase()} '${input.id}' to revision ${input.revision}`;
-  return withClosedChange(ctx, { summary }, async (tx) => {
+  let summary = `Restored ${word.toLowerCase()} '${input.id}' to revision ${input.revision}`;
+  return withClosedChange(ctx, { summary }, async (tx, change) => {
     // Again under the workspace row's lock, which a retention compaction takes to move its mark.
     await requireReconstructable(ctx, ws, "revision", input.revision, (await historyBounds(ctx, ws, tx)).compacted, tx);
     const states = await statesAfter(ctx.database, ws, input.revision, { kind: input.kind, objectId: input.id }, tx);
     const own = states.get(`${input.kind}:${input.id}`);
-    const exists = await ctx.database.rows(
-      sql`select 1 from ${sql.raw(`${input.kind === "view" ? "views" : `${input.kind}s`}`)}
+    const exists = await ctx.database.rows<{ name: string | null }>(
+      sql`select name from ${sql.raw(`${input.kind === "view" ? "views" : `${input.kind}s`}`)}
           where workspace_id = ${ws} and id = ${input.id}`,
       tx,
     );
     if (own ? !own.row : exists.length === 0)
       throw new AppError("NOT_FOUND", `${word} '${input.id}' did not exist at revision ${input.revision}`);
+    // The history names what was restored as people know it: its name then, else its id (an unnamed relationship).
+    const then = own ? own.row?.name : exists[0]?.name;
+    const name = typeof then === "string" && then.trim() !== "" ? then : null;
+    if (name) {
+      summary = `Restored ${word.toLowerCase()} '${name}' to revision ${input.revision}`;
+      change.summary = summary;
+    }
     // A folder entry found through the object (owner_id is the concept it refers to) comes along; other kinds are the
     // object's own content.
     const objects = await applyStates(ctx.database, tx, ws, states.values());

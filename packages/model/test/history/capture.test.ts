@@ -142,6 +142,8 @@ describe("every write records one change group", () => {
       }),
     );
     expect(conn.entries[0]).toMatchObject({ kind: "connection", owner_id: "landscape", op: "create" });
+    // Named by what its ends show, not by node ids.
+    expect(conn.group?.summary).toBe("Connected 'Billing' to 'CRM system' on view 'Application landscape'");
     await oneGroup(ctx, () =>
       updateConnection({ ctx, input: { view_id: "landscape", id: "c-serves", bendpoints: [{ x: 1, y: 2 }] } }),
     );

@@ -236,7 +236,9 @@ describe("restore and revert", () => {
     const named = await currentRevision(database, ctx.workspaceId ?? "");
     await updateElement({ ctx, input: { id: "crm", name: "Renamed", properties: { Owner: "Sales" } } });
     await updateElement({ ctx, input: { id: "billing", name: "Billing 2" } });
-    await restoreObject({ ctx, input: { kind: "element", id: "crm", revision: named } });
+    const restored = await restoreObject({ ctx, input: { kind: "element", id: "crm", revision: named } });
+    // The history names it as people know it (its name at that revision), not by its id.
+    expect(restored.summary).toBe(`Restored element 'CRM' to revision ${named}`);
     expect(await getElement({ ctx, input: { id: "crm" } })).toMatchObject({ name: "CRM", properties: {} });
     expect(await getElement({ ctx, input: { id: "billing" } })).toMatchObject({ name: "Billing 2" });
     await deleteElement({ ctx, input: { id: "crm" } });
