@@ -389,6 +389,10 @@ describe("two people editing the same model", () => {
       await page.goto(`${server.base}/workspaces/${ws.id}`);
       await page.locator(".empty-work").waitFor();
     };
+    // contrib's events stream is held back, so his screen stays behind archi's writes as it would while a stream
+    // lags or reconnects: what is checked here is that a stale screen never overwrites (the live screen is
+    // live-modeler.test.ts's).
+    await contrib.page.route("**/events*", (route) => route.abort());
     await open(archi.page);
     await open(contrib.page);
 
