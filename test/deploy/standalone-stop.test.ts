@@ -92,6 +92,9 @@ async function setUp() {
     GRAPH_REBUILD_WAIT_MS: "0",
     GRAPH_RETIRE_GRACE_MS: "100",
     GRAPH_BATCH_SIZE: "2000",
+    // The rebuild job asked here is the one a stop finds in hand, not a start-up build of the freshly seeded
+    // workspaces (those are built when first used).
+    GRAPH_BUILD_RECENT_HOURS: "0",
     SHUTDOWN_DRAIN_MS: String(drainMs),
     SHUTDOWN_CLOSE_MS: "10000",
   });

@@ -50,7 +50,7 @@ export type BackgroundGraph = {
  * committed change group, whichever process wrote it) and turns each wake-up into a sync job on the queue (it only
  * says "look at the log"; NATS de-duplicates by revision, so replicas that all hear a commit queue it once). It also
  * sweeps every GRAPH_SYNC_SWEEP_MS for graphs behind their model (a wake-up lost to a crash, a queue or a Neo4j that
- * was down) and, at start, builds the graphs of the workspaces changed in the last day that have none yet (the demo
+ * was down) and, at start, builds the graphs of the workspaces changed in the last GRAPH_BUILD_RECENT_HOURS that have none yet (the demo
  * model's among them).
  */
 export function startGraphInBackground(opts: {
@@ -201,7 +201,10 @@ export function startGraphInBackground(opts: {
       } catch (err) {
         log.warn(`the change feed could not be followed (${(err as Error).message}); the sweep keeps graphs current`);
       }
-      await buildRecent(d).catch((err) => log.warn(`graphs to build at start: ${(err as Error).message}`));
+      if (config.GRAPH_BUILD_RECENT_HOURS > 0)
+        await buildRecent(d, config.GRAPH_BUILD_RECENT_HOURS).catch((err) =>
+          log.warn(`graphs to build at start: ${(err as Error).message}`),
+        );
       const sweepNow = () =>
         sweep(d)
           .catch((err) => log.warn(`graph sync sweep: ${(err as Error).message}`))
@@ -251,11 +254,11 @@ export function startGraphInBackground(opts: {
     }
   }
 
-  /** The workspaces changed in the last day whose graph was never built: built now, before anyone asks. */
-  async function buildRecent(d: Driver) {
+  /** The workspaces changed in the last `hours` whose graph was never built: built now, before anyone asks. */
+  async function buildRecent(d: Driver, hours: number) {
     const recent = await opts.database.rows<{ id: string }>(
       sql`select w.id from workspaces w
-          where exists (select 1 from change_groups g where g.workspace_id = w.id and g.created_at > now() - interval '1 day')
+          where exists (select 1 from change_groups g where g.workspace_id = w.id and g.created_at > now() - make_interval(hours => ${hours}))
           order by w.updated_at desc limit 20`,
     );
     if (recent.length === 0) return;

@@ -23,6 +23,11 @@ export const GraphEnv = z.object({
   NEO4J_DATABASE: z.string().optional(),
   /** How often a worker compares each graph's revision with its model's and wakes the sync of those behind. */
   GRAPH_SYNC_SWEEP_MS: z.coerce.number().int().min(100).default(5_000),
+  /**
+   * At start, the graphs never built of the workspaces changed within this many hours are built before anyone asks
+   * (the demo model's among them); 0 builds none at start (each is then built on its first use).
+   */
+  GRAPH_BUILD_RECENT_HOURS: z.coerce.number().int().min(0).max(8_760).default(24),
   /** Change entries waiting beyond which the sync rebuilds a graph in full instead of applying them. */
   GRAPH_SYNC_REBUILD_ABOVE: z.coerce.number().int().min(1).default(20_000),
   /** First and longest wait between attempts to reach Neo4j and NATS (capped exponential backoff). */
