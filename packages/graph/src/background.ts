@@ -258,7 +258,7 @@ export function startGraphInBackground(opts: {
   async function buildRecent(d: Driver, hours: number) {
     const recent = await opts.database.rows<{ id: string }>(
       sql`select w.id from workspaces w
-          where exists (select 1 from change_groups g where g.workspace_id = w.id and g.created_at > now() - make_interval(hours => ${hours}))
+          where exists (select 1 from change_groups g where g.workspace_id = w.id and g.created_at > now() - ${hours}::int * interval '1 hour')
           order by w.updated_at desc limit 20`,
     );
     if (recent.length === 0) return;
