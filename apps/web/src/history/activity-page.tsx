@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, describeError } from "../api/client.ts";
+import { api } from "../api/client.ts";
 import {
   type ChangeKind,
   type HistoryFilters,
@@ -14,6 +14,7 @@ import { ConfirmDialog } from "../ui/dialog.tsx";
 import { words } from "../ui/form.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
 import { VIA_WORDS, viaWords, whenWords, whoWords } from "./change-words.ts";
+import { usePagedHistory } from "./paged-history.ts";
 import { WorkspacePage } from "./workspace-page.tsx";
 
 const KINDS: ChangeKind[] = ["element", "relationship", "view", "node", "connection", "folder", "property_definition"];
@@ -61,10 +62,6 @@ function Activity(props: { workspaceId: string }) {
   const { profile } = useStore(session);
   const editable = canEdit(profile);
   const [filters, setFilters] = useState<HistoryFilters>({ actor: "", via: "", kind: "" });
-  const [items, setItems] = useState<WorkspaceChange[]>([]);
-  const [next, setNext] = useState<number | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [people, setPeople] = useState<Member[]>([]);
   const [undeleting, setUndeleting] = useState<WorkspaceChange | null>(null);
   const sentinel = useRef<HTMLDivElement>(null);
@@ -78,19 +75,9 @@ function Activity(props: { workspaceId: string }) {
         .catch(() => setPeople([]));
   }, []);
 
-  const load = async (before?: number) => {
-    setLoading(true);
-    try {
-      const page = await historyApi.workspace(props.workspaceId, filters, before);
-      setItems((old) => (before ? [...old, ...page.items] : page.items));
-      setNext(page.next_before);
-      setError(null);
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setLoading(false);
-    }
-  };
+  const { items, next, loading, error, load } = usePagedHistory<WorkspaceChange>((before) =>
+    historyApi.workspace(props.workspaceId, filters, before),
+  );
   useEffect(() => {
     load();
   }, [filters.actor, filters.via, filters.kind]);

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import { describeError } from "../api/client.ts";
 import { type HistoryObjectKind, historyApi, type ObjectChange, type ViewPartChange } from "../api/history.ts";
 import { ConfirmDialog } from "../ui/dialog.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
 import { viaWords, whenWords, whoWords } from "./change-words.ts";
 import { FieldChanges } from "./field-changes.tsx";
+import { usePagedHistory } from "./paged-history.ts";
 import { reloadAfterChange } from "./reload.ts";
 
 const OP_WORDS = { create: "Created", update: "Changed", delete: "Deleted" } as const;
@@ -28,25 +28,11 @@ function Parts(props: { parts: ViewPartChange[] }) {
  * after (a view: its nodes and connections); an editor can bring back the state an entry left.
  */
 export function HistoryPanel(props: { kind: HistoryObjectKind; id: string; editable: boolean; stamp?: unknown }) {
-  const [items, setItems] = useState<ObjectChange[]>([]);
-  const [next, setNext] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
   const [restoring, setRestoring] = useState<ObjectChange | null>(null);
 
-  const load = async (before?: number) => {
-    setLoading(true);
-    try {
-      const page = await historyApi.object(props.kind, props.id, before);
-      setItems((old) => (before ? [...old, ...page.items] : page.items));
-      setNext(page.next_before);
-      setError(null);
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setLoading(false);
-    }
-  };
+  const { items, next, loading, error, load } = usePagedHistory<ObjectChange>((before) =>
+    historyApi.object(props.kind, props.id, before),
+  );
   // Read again when the object (or the open view) changes: the newest entry is then the change just made.
   useEffect(() => {
     load();
