@@ -94,7 +94,7 @@ describe("graph explore", () => {
       .locator("g[data-node]")
       .filter({ hasText: name.replace("…", "") })
       .first();
-    await node.click();
+    await node.dispatchEvent("click"); // on the node itself, as above: a neighbour may overlap it
     await page
       .getByRole("complementary", { name: "Selected node" })
       .getByRole("link", { name: "Open in modeler" })
