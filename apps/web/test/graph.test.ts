@@ -106,7 +106,11 @@ describe("graph explore", () => {
 
   test("a viewer explores but has no rebuild button", async () => {
     const { context, page } = await signedIn(browser, server.base, "user");
-    await page.goto(`${server.base}/explore`);
+    // Through the app's navigation, as a viewer finds the page, once the home page has loaded their workspace.
+    await page.getByRole("link", { name: "Car insurance claims" }).waitFor();
+    await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Explore" }).click();
+    await page.getByRole("heading", { name: "Explore Car insurance claims" }).waitFor();
+    await screenshot(page, "explore-viewer");
     await page.getByRole("button", { name: "Run query" }).waitFor();
     expect(await page.getByRole("button", { name: "Rebuild graph" }).count()).toBe(0);
     await context.close();
