@@ -27,7 +27,7 @@ const tenantMain = fileURLToPath(new URL("../../services/tenant/src/main.ts", im
 const JWT_SECRET = "standalone-stop-test-secret-0123456789abcdef";
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const ACK_WAIT_MS = 2000;
-const ELEMENTS = 30_000;
+const ELEMENTS = 12_000;
 let db: TestDatabase;
 let n4j: TestNeo4j;
 let dataDir: string;
@@ -91,7 +91,7 @@ async function setUp() {
     GRAPH_ACK_WAIT_MS: String(ACK_WAIT_MS),
     GRAPH_REBUILD_WAIT_MS: "0",
     GRAPH_RETIRE_GRACE_MS: "100",
-    GRAPH_BATCH_SIZE: "2000",
+    GRAPH_BATCH_SIZE: "800",
     // The rebuild job asked here is the one a stop finds in hand, not a start-up build of the freshly seeded
     // workspaces (those are built when first used).
     GRAPH_BUILD_RECENT_HOURS: "0",
