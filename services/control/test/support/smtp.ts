@@ -64,8 +64,12 @@ export async function startSmtpServer(opts: { port?: number } = {}) {
     port,
     messages,
     waitFor,
-    /** The message at `index` (0 = the first this server received), once it has arrived. */
-    async mail(index: number, timeoutMs = 5000): Promise<CapturedMail> {
+    /**
+     * The message at `index` (0 = the first this server received), once it has arrived. The bound is generous: the
+     * product sends some mail after answering (a password reset answers the same whether or not the address exists),
+     * and a loaded two-core CI machine has taken more than 5 s; a message that arrives is returned at once.
+     */
+    async mail(index: number, timeoutMs = 20_000): Promise<CapturedMail> {
       return must((await waitFor(index + 1, timeoutMs))[index], `message ${index + 1}`);
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
