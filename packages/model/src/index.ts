@@ -55,6 +55,7 @@ export * from "./transfer/export-model.ts";
 export * from "./transfer/export-zip.ts";
 export * from "./transfer/import-model.ts";
 export * from "./transfer/schemas.ts";
+export * from "./validation/index.ts";
 export * from "./viewpoints/list.ts";
 export * from "./views/arrange.ts";
 export * from "./views/arrange-schemas.ts";

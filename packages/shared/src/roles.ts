@@ -11,14 +11,16 @@ export type Capability =
   | "org:rename"
   | "org:members"
   | "org:delete"
-  | "org:audit";
+  | "org:audit"
+  /** Write the organization's validation rules (every member reads them). */
+  | "org:rules";
 
 const read: Capability[] = ["model:read"];
 const write: Capability[] = [...read, "model:write", "workspace:write", "dashboard:write", "graph:rebuild"];
 
 export const capabilities = {
-  owner: [...write, "org:rename", "org:members", "org:delete", "org:audit"],
-  admin: [...write, "org:rename", "org:members", "org:audit"],
+  owner: [...write, "org:rename", "org:members", "org:delete", "org:audit", "org:rules"],
+  admin: [...write, "org:rename", "org:members", "org:audit", "org:rules"],
   editor: write,
   viewer: read,
   member: read,

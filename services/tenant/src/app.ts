@@ -34,6 +34,7 @@ import { type PluginRegistry, registerPluginRoutes } from "./routes/plugins.ts";
 import { registerPropertyDefinitionRoutes } from "./routes/property-definitions.ts";
 import { registerRelationshipRoutes } from "./routes/relationships.ts";
 import { registerTransferRoutes, workspaceFileCreator } from "./routes/transfer.ts";
+import { registerValidationRoutes } from "./routes/validation.ts";
 import { registerViewRoutes } from "./routes/views.ts";
 import { registerWorkspaceRoutes } from "./routes/workspaces.ts";
 
@@ -126,6 +127,7 @@ export function createTenantApp(deps: TenantDeps) {
   registerPropertyDefinitionRoutes(app);
   registerHistoryRoutes(app);
   registerAnalysisRoutes(app);
+  registerValidationRoutes(app);
   registerChangeLogRoutes(app);
   registerGraphRoutes(app, deps.graph);
   registerExploreRoutes(app, deps.graph);

@@ -31,6 +31,7 @@ export * from "./two-factor-challenges.ts";
 export * from "./two-factors.ts";
 export * from "./user-selections.ts";
 export * from "./users.ts";
+export * from "./validation-rules.ts";
 export * from "./verifications.ts";
 export * from "./view-nodes.ts";
 export * from "./views.ts";

@@ -154,6 +154,11 @@ export const routeTable: readonly RouteRule[] = [
     need: "org:members",
     profile: "session",
   }),
+  // The organization's validation rules: every member reads them (the validator applies them), owners and admins write
+  r("GET", "/api/organizations/:id/validation-rules", "tenant", "any", "org-param", { need: read }),
+  r("POST", "/api/organizations/:id/validation-rules", "tenant", "any", "org-param", { need: "org:rules" }),
+  r("PUT", "/api/organizations/:id/validation-rules/:ruleId", "tenant", "any", "org-param", { need: "org:rules" }),
+  r("DELETE", "/api/organizations/:id/validation-rules/:ruleId", "tenant", "any", "org-param", { need: "org:rules" }),
   r("GET", "/api/invitations/:token", "control", "any", "none"),
   r("POST", "/api/invitations/:token/accept", "control", "any", "none"),
   // An invited person without an account creates it from the link: anonymous, the token is the proof (its own
@@ -201,6 +206,8 @@ export const routeTable: readonly RouteRule[] = [
   r("GET", "/api/workspaces/:id/diff", "tenant", "any", "workspace-param", { need: read }),
   r("POST", "/api/workspaces/:id/restore", "tenant", "any", "workspace-param", { need: write }),
   r("POST", "/api/workspaces/:id/history/:revision/revert", "tenant", "any", "workspace-param", { need: write }),
+  // Validation reads the model: every reader may run it
+  r("POST", "/api/workspaces/:id/validate", "tenant", "any", "workspace-param", { need: read }),
   // The change log: every role that reads a workspace reads its history
   r("GET", "/api/workspaces/:id/history", "tenant", "any", "workspace-param", { need: read }),
   model("GET", "/api/elements/:id/history"),

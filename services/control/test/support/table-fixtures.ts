@@ -10,6 +10,7 @@ import {
   teamMembers,
   teams,
   users,
+  validationRules,
   workspaceVersions,
 } from "@ams/db";
 import { must } from "@ams/shared/testing";
@@ -158,6 +159,14 @@ export function createFixtures(h: Harness, ownerToken: string) {
         .values({ organizationId: org, name: unique("T") })
         .returning();
       return must(row, "the fixture team").id;
+    },
+    /** An organization's validation rule, written in the database (the persona's home may be any organization). */
+    async validationRule(org: string) {
+      const [row] = await h.db
+        .insert(validationRules)
+        .values({ organizationId: org, ord: 1, type: "max_nesting", severity: "warning", params: { depth: 3 } })
+        .returning();
+      return must(row, "the fixture validation rule").id;
     },
     async teamMember(team: string, userId: string) {
       await h.db.insert(teamMembers).values({ teamId: team, userId });

@@ -80,6 +80,18 @@ export const requests: Record<string, Builder> = {
     p(`/api/platform/users/${real ? (await f.localAccount()).id : missing}/reset-password`),
   "GET /api/organizations/:id/members": async (_f, c) => p(`/api/organizations/${c.home.org}/members`),
   "GET /api/organizations/:id/teams": async (_f, c) => p(`/api/organizations/${c.home.org}/teams`),
+  "GET /api/organizations/:id/validation-rules": async (_f, c) =>
+    p(`/api/organizations/${c.home.org}/validation-rules`),
+  "POST /api/organizations/:id/validation-rules": async (_f, c) =>
+    p(`/api/organizations/${c.home.org}/validation-rules`, { type: "max_nesting", depth: 4 }),
+  "PUT /api/organizations/:id/validation-rules/:ruleId": async (f, c, real) =>
+    p(`/api/organizations/${c.home.org}/validation-rules/${real ? await f.validationRule(c.home.org) : missing}`, {
+      type: "max_nesting",
+      depth: 2,
+      severity: "error",
+    }),
+  "DELETE /api/organizations/:id/validation-rules/:ruleId": async (f, c, real) =>
+    p(`/api/organizations/${c.home.org}/validation-rules/${real ? await f.validationRule(c.home.org) : missing}`),
   "POST /api/organizations/:id/teams": async (_f, c) =>
     p(`/api/organizations/${c.home.org}/teams`, { name: `Team ${crypto.randomUUID()}` }),
   "PUT /api/organizations/:id/teams/:teamId": async (f, c, real) =>
@@ -195,6 +207,8 @@ export const requests: Record<string, Builder> = {
   "DELETE /api/workspaces/:id/versions/:versionId": async (f, c, real) =>
     p(`/api/workspaces/${c.home.ws}/versions/${real ? await f.version(c.home.ws) : crypto.randomUUID()}`),
   "GET /api/workspaces/:id/diff": async (_f, c) => p(`/api/workspaces/${c.home.ws}/diff?from=0`),
+  "POST /api/workspaces/:id/validate": async (_f, c) =>
+    p(`/api/workspaces/${c.home.ws}/validate`, { include: ["documentation_missing"] }),
   "POST /api/workspaces/:id/restore": async (f, c, real) =>
     p(`/api/workspaces/${c.home.ws}/restore`, {
       version: real ? await f.version(c.home.ws) : crypto.randomUUID(),
