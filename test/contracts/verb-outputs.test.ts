@@ -14,6 +14,7 @@ import { ROOT } from "../architecture/import-graph.ts";
 const NOT_DATA: Record<string, string> = {
   exportModel: "Open Exchange XML and its file name, streamed as application/xml",
   exportZip: "a ZIP stream",
+  exportCsv: "a ZIP stream of Archi's three CSV files",
   renderView: "SVG markup",
   renderViewImage: "an SVG or PNG image",
   renderViewDiffImage: "an SVG or PNG image of a view's changes",

@@ -51,6 +51,8 @@ export * from "./schemas.ts";
 export * from "./store/read-document.ts";
 export * from "./store/write-document.ts";
 export * from "./transfer/create-from-xml.ts";
+export * from "./transfer/csv/export-csv.ts";
+export * from "./transfer/csv/import-csv.ts";
 export * from "./transfer/export-model.ts";
 export * from "./transfer/export-zip.ts";
 export * from "./transfer/import-model.ts";

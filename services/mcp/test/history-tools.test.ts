@@ -367,6 +367,27 @@ describe("every tool that changes the model answers the workspace's revision aft
     const history = await ok("get_history", { workspace_id: created.id });
     expect(history.items.map((i: { revision: number }) => i.revision)).toEqual([1]);
   });
+  test("import_model and export_model with format csv: Archi's files in, one change group, the same files out", async () => {
+    const before = await latestRevision();
+    const imported = await ok("import_model", {
+      format: "csv",
+      elements: `"ID","Type","Name","Documentation","Specialization"\n"csv-a","BusinessActor","Clerk","",""\n"csv-r","BusinessRole","Desk","",""`,
+      relations: `"ID","Type","Name","Documentation","Source","Target","Specialization"\n"csv-ar","AssignmentRelationship","","","csv-a","csv-r",""`,
+      properties: `"ID","Key","Value"\n"csv-a","Owner","Back office"`,
+    });
+    expect(imported).toMatchObject({ created: 3, updated: 0, revision: before + 1 });
+    const files = JSON.parse(textOf(await call("export_model", { format: "csv" })));
+    expect(files["elements.csv"]).toContain(`"csv-a","BusinessActor","Clerk","",""`);
+    expect(files["relations.csv"]).toContain(`"csv-ar","AssignmentRelationship","","","csv-a","csv-r",""`);
+    expect(files["properties.csv"]).toContain(`"csv-a","Owner","Back office"`);
+    const refused = await call("import_model", {
+      format: "csv",
+      relations: `"ID","Type","Name","Documentation","Source","Target","Specialization"\n"x","CompositionRelationship","","","csv-a","nowhere",""`,
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/relations\.csv row 2 \(line 2\), column Target/);
+    expect(await latestRevision()).toBe(before + 1);
+  });
 });
 
 describe("roles", () => {

@@ -75,7 +75,7 @@ describe("tools/list", () => {
     expect(props("get_property_definition")).toEqual(["definition_id"]);
     expect(props("activate_workspace")).toEqual(["workspace_id"]);
     expect(props("list_elements")).toEqual(expect.arrayContaining(["type", "name", "limit"]));
-    expect(props("import_model")).toEqual(["xml"]);
+    expect(props("import_model")).toEqual(["format", "xml", "elements", "relations", "properties"]);
   });
 
   test("every model tool takes an optional workspace_id; organization and metamodel tools do not", async () => {

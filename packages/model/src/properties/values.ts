@@ -10,7 +10,7 @@ export type OwnerKind = "model" | "element" | "relationship" | "view";
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Converts an input value to its stored text, or explains why it does not fit the definition's type. */
-function storedValue(def: DefinitionInfo, value: string | number | boolean): string | string {
+export function storedValue(def: DefinitionInfo, value: string | number | boolean): string | string {
   switch (def.type) {
     case "number": {
       const n =

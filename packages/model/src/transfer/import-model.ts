@@ -42,6 +42,8 @@ export const ImportResult = z.object({
   relationships: z.number().int(),
   views: z.number().int(),
   property_definitions: z.number().int(),
+  created: z.number().int().optional().describe("CSV import: elements and relationships the files created"),
+  updated: z.number().int().optional().describe("CSV import: existing elements and relationships the files updated"),
   warnings: z
     .array(z.object({ path: z.string(), message: z.string() }))
     .describe("Parts of the document that were skipped or adjusted on import"),

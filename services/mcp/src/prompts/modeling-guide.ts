@@ -76,7 +76,7 @@ export function modelingGuide(): string {
     "",
     "## Other tools",
     "- Properties: list_property_definitions, create_property_definition, then `properties: {Name: value}` on create/update of elements, relationships and views.",
-    "- Exchange: export_model returns Open Exchange XML; import_model {xml} replaces the whole model of the active workspace.",
+    '- Exchange: export_model returns Open Exchange XML; import_model {xml} replaces the whole model of the active workspace. With format "csv" both use Archi\'s CSV files (elements, relations, properties); a CSV import merges by ID instead of replacing.',
     "- Viewer tokens can use every read tool; changes need the editor or owner role.",
   ].join("\n");
   return text;

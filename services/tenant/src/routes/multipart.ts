@@ -2,7 +2,14 @@ import { Readable } from "node:stream";
 import { AppError, invalid } from "@ams/shared";
 import Busboy from "busboy";
 
-export type MultipartUpload = { file?: { name: string; bytes: Uint8Array }; fields: Record<string, string> };
+export type UploadedFile = { name: string; bytes: Uint8Array };
+export type MultipartUpload = {
+  /** The part named `file` (an XML import's one file). */
+  file?: UploadedFile;
+  /** Every file part in order, when the form may hold several (a CSV import's three files). */
+  files: UploadedFile[];
+  fields: Record<string, string>;
+};
 
 /** What an import form may hold: one file and a few short text fields (name, description, organization_id). */
 const LIMITS = { parts: 10, files: 1, fields: 8, fieldSize: 64 * 1024 } as const;
@@ -14,26 +21,31 @@ const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} M
  * as the bytes arrive, so a hostile form (thousands of parts, a huge field) is refused before it is buffered; only
  * the one `file` part is kept in memory, up to the upload limit. Malformed bodies are a 400 that says so.
  */
-export function readMultipart(request: Request, maxFileBytes: number): Promise<MultipartUpload> {
+export function readMultipart(
+  request: Request,
+  maxFileBytes: number,
+  opts: { files?: number } = {},
+): Promise<MultipartUpload> {
+  const maxFiles = opts.files ?? LIMITS.files;
   const contentType = request.headers.get("content-type") ?? "";
   return new Promise((resolve, reject) => {
     let parser: Busboy.Busboy;
     try {
       parser = Busboy({
         headers: { "content-type": contentType },
-        limits: { ...LIMITS, fileSize: maxFileBytes },
+        limits: { ...LIMITS, files: maxFiles, fileSize: maxFileBytes },
       });
     } catch (err) {
       reject(new AppError("BAD_REQUEST", `Malformed multipart request: ${(err as Error).message}`));
       return;
     }
-    const upload: MultipartUpload = { fields: {} };
+    const upload: MultipartUpload = { files: [], fields: {} };
     let failure: AppError | undefined;
     const fail = (err: AppError) => {
       failure ??= err;
     };
     parser.on("file", (field, stream, info) => {
-      if (field !== "file") {
+      if (field !== "file" && maxFiles === 1) {
         stream.resume();
         fail(invalid(field, "unexpected file field; send the model as the multipart field 'file'"));
         return;
@@ -51,7 +63,9 @@ export function readMultipart(request: Request, maxFileBytes: number): Promise<M
         ),
       );
       stream.on("end", () => {
-        upload.file = { name: info.filename ?? "upload.xml", bytes: new Uint8Array(Buffer.concat(chunks)) };
+        const file = { name: info.filename ?? "upload.xml", bytes: new Uint8Array(Buffer.concat(chunks)) };
+        if (field === "file") upload.file ??= file;
+        upload.files.push(file);
       });
     });
     parser.on("field", (name, value, info) => {
@@ -59,7 +73,16 @@ export function readMultipart(request: Request, maxFileBytes: number): Promise<M
       else upload.fields[name] = value;
     });
     parser.on("partsLimit", () => fail(invalid("body", `a multipart import holds at most ${LIMITS.parts} parts`)));
-    parser.on("filesLimit", () => fail(invalid("body", "a multipart import holds exactly one file")));
+    parser.on("filesLimit", () =>
+      fail(
+        invalid(
+          "body",
+          maxFiles === 1
+            ? "a multipart import holds exactly one file"
+            : `a multipart import holds at most ${maxFiles} files`,
+        ),
+      ),
+    );
     parser.on("fieldsLimit", () => fail(invalid("body", `a multipart import holds at most ${LIMITS.fields} fields`)));
     parser.on("error", (err: Error) =>
       reject(failure ?? new AppError("BAD_REQUEST", `Malformed multipart request: ${err.message}`)),

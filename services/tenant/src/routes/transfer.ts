@@ -5,9 +5,11 @@ import {
   createWorkspaceFromXml,
   decodeXml,
   ExportQuery,
+  exportCsv,
   exportModel,
   exportZip,
   ImportResult,
+  importCsv,
   importModel,
   parseImageFormat,
   type RequestContext,
@@ -62,6 +64,38 @@ async function uploadedXml(
   return { xml, fields: {} };
 }
 
+const ImportQuery = z.strictObject({
+  format: z
+    .enum(["xml", "csv"])
+    .optional()
+    .describe("xml (default): Open Exchange XML replacing the model; csv: Archi's CSV files merged into it"),
+});
+const ExportFormatQuery = ExportQuery.extend({
+  format: z
+    .enum(["xml", "csv"])
+    .optional()
+    .describe("xml (default): Open Exchange XML; csv: a ZIP of Archi's elements.csv, relations.csv, properties.csv"),
+});
+
+/** A ZIP or CSV body of a CSV import: the multipart files (up to three, or one ZIP), or a raw ZIP or CSV body. */
+const CSV_BODY = /^(?:application\/(?:zip|x-zip-compressed)|text\/csv)\s*(?:;|$)/i;
+
+async function uploadedCsv(c: Context<TenantEnv>, uploadLimit: number) {
+  const type = c.req.header("content-type") ?? "";
+  if (type.startsWith("multipart/form-data")) {
+    const { files } = await readMultipart(c.req.raw, uploadLimit, { files: 3 });
+    return files;
+  }
+  if (!CSV_BODY.test(type)) {
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `Content-Type ${type ? `'${type.slice(0, 100)}'` : "(none)"} is not a CSV import: send multipart/form-data with Archi's three files (or one ZIP of them), or an application/zip body`,
+    );
+  }
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  return [{ name: type.startsWith("text/csv") ? "elements.csv" : "upload.zip", bytes }];
+}
+
 /** A server-side file inside one of the allowed roots (symlinks resolved), or a 422 that says why not. */
 async function readAllowedFile(file: string, roots: string[]): Promise<string> {
   if (roots.length === 0)
@@ -114,9 +148,11 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       tags,
       operationId: "importModel",
       description:
-        "Replaces the active workspace's model by an Open Exchange XML file (raw body or multipart field `file`).",
+        "`format=xml` (default): replaces the active workspace's model by an Open Exchange XML file (raw body or multipart field `file`). `format=csv`: merges Archi's CSV files (multipart: `elements.csv`, `relations.csv`, `properties.csv` with any prefix, or one ZIP of them; or an `application/zip` body) with Archi's semantics: an existing ID is updated, a new one created; all or nothing, one change group.",
+      query: ImportQuery,
       rawBody: {
         "application/xml": z.string(),
+        "application/zip": z.string().openapi({ format: "binary" }),
         // A plain OpenAPI schema, not zod: the form is read by readMultipart as it streams, with its limits.
         "multipart/form-data": {
           type: "object",
@@ -126,7 +162,11 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       },
       output: { schema: ImportResult, description: "Imported: counts and warnings" },
     },
-    async (c) => {
+    async (c, { query }) => {
+      if (query.format === "csv") {
+        const files = await uploadedCsv(c, opts.uploadLimit);
+        return importCsv({ ctx: c.var.ctx, input: { files, maxBytes: opts.uploadLimit * 4 } });
+      }
       const { xml, fileName } = await uploadedXml(c, opts.uploadLimit);
       return importModel({ ctx: c.var.ctx, input: { xml, fileName } });
     },
@@ -139,12 +179,28 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       path: "/api/export",
       tags,
       operationId: "exportModel",
-      description: "The model as Open Exchange XML; with `version`, as it was at that version of the workspace.",
-      query: ExportQuery,
-      output: { raw: { 200: { description: "Open Exchange XML", content: { "application/xml": z.string() } } } },
+      description:
+        "The model as Open Exchange XML (or with `format=csv` as a ZIP of Archi's three CSV files); with `version`, as it was at that version of the workspace.",
+      query: ExportFormatQuery,
+      output: {
+        raw: {
+          200: {
+            description: "Open Exchange XML, or a ZIP of elements.csv, relations.csv and properties.csv",
+            content: { "application/xml": z.string(), "application/zip": z.string().openapi({ format: "binary" }) },
+          },
+        },
+      },
     },
     async (c, { query }) => {
-      const { xml, fileName } = await exportModel({ ctx: c.var.ctx, input: query });
+      const { format, ...rest } = query;
+      if (format === "csv") {
+        const { fileName, body } = await exportCsv({ ctx: c.var.ctx, input: rest });
+        return new Response(body, {
+          status: 200,
+          headers: { "content-type": "application/zip", "content-disposition": `attachment; filename="${fileName}"` },
+        });
+      }
+      const { xml, fileName } = await exportModel({ ctx: c.var.ctx, input: rest });
       return c.body(xml, 200, {
         "content-type": "application/xml; charset=utf-8",
         "content-disposition": `attachment; filename="${fileName}"`,
