@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { seriousViolations } from "./support/axe.ts";
 import { launchChromium, screenshot } from "./support/browser.ts";
+import { canvasPoint } from "./support/canvas.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 import { signedIn } from "./support/users.ts";
 
@@ -18,6 +19,8 @@ let workspaceId = "";
 let viewId = "";
 let claimsId = "";
 let claimsNodeId = "";
+let billingNodeId = "";
+let fraudNodeId = "";
 
 const call = async (page: Page, method: "POST" | "PUT" | "DELETE", path: string, data?: unknown) => {
   const res = await page.request.fetch(`${server.base}${path}`, { method, headers: { origin: server.base }, data });
@@ -44,7 +47,14 @@ beforeAll(async () => {
     h: 70,
   });
   claimsNodeId = String(node.id);
-  await call(ana.page, "POST", `/api/views/${viewId}/nodes`, { element_id: billing.id, x: 60, y: 200, w: 160, h: 70 });
+  const billingNode = await call(ana.page, "POST", `/api/views/${viewId}/nodes`, {
+    element_id: billing.id,
+    x: 60,
+    y: 200,
+    w: 160,
+    h: 70,
+  });
+  billingNodeId = String(billingNode.id);
 }, 240_000);
 afterAll(async () => {
   await ana?.context.close();
@@ -106,8 +116,8 @@ test("Ana's rename, move, delete and an API token's create show on Ben's screen;
   });
   expect(placed.status(), await placed.text()).toBe(201);
   await treeItem(ben.page, "Fraud check").first().waitFor();
-  const fraudNode = (await placed.json()) as { id: string };
-  await ben.page.locator(`svg.canvas [data-node-id="${fraudNode.id}"]`).waitFor();
+  fraudNodeId = ((await placed.json()) as { id: string }).id;
+  await ben.page.locator(`svg.canvas [data-node-id="${fraudNodeId}"]`).waitFor();
   await ben.page
     .getByText(/\(API\)/)
     .first()
@@ -125,4 +135,89 @@ test("Ana's rename, move, delete and an API token's create show on Ben's screen;
   await screenshot(ben.page, "live-ben-after-delete");
   await screenshot(ana.page, "live-ana");
   expect(await seriousViolations(ben.page)).toEqual([]);
+});
+
+test("Ben's undo undoes only his own edits, and says why when Ana changed the same object after him", async () => {
+  const stored = async (nodeId: string) => {
+    const view = (await (await ana.page.request.get(`${server.base}/api/views/${viewId}`)).json()) as {
+      nodes: { id: string; x: number }[];
+    };
+    return view.nodes.find((n) => n.id === nodeId)?.x;
+  };
+  // Ben places a new Application Service, then nudges Billing engine's node 10 px right.
+  await ben.page.locator('.palette button[data-type="ApplicationService"]').click();
+  const at = await canvasPoint(ben.page, 140, 420);
+  await ben.page.mouse.click(at.x, at.y);
+  await treeItem(ana.page, "Application Service").first().waitFor();
+  const billing = await canvasPoint(ben.page, 140, 235);
+  await ben.page.mouse.click(billing.x, billing.y);
+  await ben.page.keyboard.press("Shift+ArrowRight");
+  await expect.poll(() => stored(billingNodeId)).toBe(70);
+
+  // Ana moves another node; Ben's undo takes back his nudge only, her move stays.
+  await call(ana.page, "PUT", `/api/views/${viewId}/nodes/${fraudNodeId}`, { x: 440, y: 200, w: 160, h: 70 });
+  await expect.poll(() => nodeLeft(ben.page, fraudNodeId)).toBeGreaterThanOrEqual(440);
+  await ben.page.keyboard.press("Control+z");
+  await expect.poll(() => stored(billingNodeId)).toBe(60);
+  expect(await stored(fraudNodeId)).toBe(440);
+
+  // Ana renames Ben's new element; his next undo (its creation) would delete her change: refused, and explained.
+  await treeItem(ana.page, "Application Service").first().click();
+  await ana.page.locator("#el-name").fill("Fraud scoring");
+  await ana.page.locator("#el-name").press("Enter");
+  await treeItem(ben.page, "Fraud scoring").first().waitFor();
+  await ben.page.locator("svg.canvas").focus();
+  await ben.page.keyboard.press("Control+z");
+  const anaName = ((await (await ana.page.request.get(`${server.base}/api/me`)).json()) as { name: string }).name;
+  await ben.page
+    .getByText(
+      `${anaName} changed 'Fraud scoring' after you; your change (New Application Service) cannot be undone here.`,
+    )
+    .waitFor();
+  await screenshot(ben.page, "live-undo-refused");
+  const names = ((await (await ana.page.request.get(`${server.base}/api/elements`)).json()) as { name: string }[]).map(
+    (e) => e.name,
+  );
+  expect(names).toContain("Fraud scoring");
+  await expect.poll(() => treeItem(ben.page, "Fraud scoring").count()).toBe(1);
+});
+
+test("what Ben is typing stays when Ana's change arrives: another field merges, the same field asks", async () => {
+  const element = async () => {
+    const all = (await (await ana.page.request.get(`${server.base}/api/elements`)).json()) as {
+      name: string;
+      documentation: string | null;
+    }[];
+    return all.find((e) => e.name.startsWith("Billing"));
+  };
+  for (const page of [ana.page, ben.page]) {
+    await treeItem(page, "Billing engine").first().click();
+    await expect.poll(() => page.locator("#el-name").inputValue()).toBe("Billing engine");
+  }
+  // Ben types a new name (not saved yet) while Ana's documentation arrives: his draft stays, her text shows.
+  await ben.page.locator("#el-name").fill("Billing core");
+  await ana.page.locator("#el-doc").fill("Runs nightly");
+  await ana.page.locator("#el-name").focus();
+  await expect.poll(() => ben.page.locator("#el-doc").inputValue()).toBe("Runs nightly");
+  expect(await ben.page.locator("#el-name").inputValue()).toBe("Billing core");
+  await ben.page.locator("#el-name").press("Enter");
+  await expect.poll(element).toEqual(expect.objectContaining({ name: "Billing core", documentation: "Runs nightly" }));
+  expect(await ben.page.locator(".conflict").count()).toBe(0);
+
+  // Ben types documentation while Ana's documentation arrives: his draft stays; leaving the field shows both.
+  await ben.page.locator("#el-doc").fill("Runs hourly");
+  await ana.page.locator("#el-doc").fill("Runs at noon");
+  await ana.page.locator("#el-name").focus();
+  await ben.page.getByText("Updated ApplicationComponent 'Billing core'").first().waitFor();
+  expect(await ben.page.locator("#el-doc").inputValue()).toBe("Runs hourly");
+  await ben.page.locator("#el-name").focus();
+  const box = ben.page.getByRole("alert").filter({ hasText: "Changed by someone else" });
+  await box.waitFor();
+  expect(await box.locator(".conflict-mine").first().textContent()).toBe("Runs hourly");
+  expect(await box.locator(".conflict-theirs").first().textContent()).toBe("Runs at noon");
+  expect((await element())?.documentation).toBe("Runs at noon");
+  await screenshot(ben.page, "live-typing-conflict");
+  await box.getByRole("button", { name: "Keep mine" }).click();
+  await expect.poll(async () => (await element())?.documentation).toBe("Runs hourly");
+  expect((await element())?.name).toBe("Billing core");
 });

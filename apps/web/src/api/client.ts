@@ -149,8 +149,17 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
   if (opts.raw) return res as T;
   if (res.status === 204) return undefined as T;
   const type = res.headers.get("content-type") ?? "";
-  return (type.includes("json") ? await res.json() : await res.text()) as T;
+  const answer = type.includes("json") ? await res.json() : await res.text();
+  if (method !== "GET" && typeof answer?.revision === "number") ownRevisions.add(answer.revision);
+  return answer as T;
 }
+
+/**
+ * The revisions this tab's own writes produced (every write's answer names its change group's revision): undo tells
+ * the user's own later changes to an object, which it may step over, from someone else's, which it must not undo.
+ */
+const ownRevisions = new Set<number>();
+export const isOwnRevision = (revision: number): boolean => ownRevisions.has(revision);
 
 export const api = {
   get: <T>(path: string, query?: RequestOptions["query"]) => request<T>("GET", path, { query }),

@@ -20,6 +20,12 @@ export function clearHistory(): void {
   history.set({ done: [], undone: [], busy: false });
 }
 
+/**
+ * An undo (or redo) that would overwrite someone else's later change: the step is refused before anything is written,
+ * dropped from the stack (the other steps stay), and the message says who changed what.
+ */
+export class StepBlocked extends Error {}
+
 async function step(from: "done" | "undone"): Promise<string | null> {
   const h = history.get();
   const cmd = h[from][h[from].length - 1];
@@ -36,6 +42,10 @@ async function step(from: "done" | "undone"): Promise<string | null> {
     });
     return cmd.label;
   } catch (err) {
+    if (err instanceof StepBlocked) {
+      history.set((s) => ({ ...s, [from]: s[from].filter((c) => c !== cmd), busy: false }));
+      throw err;
+    }
     // The server refused (someone else changed or deleted what the edit touched): the step cannot be replayed.
     history.set({ done: [], undone: [], busy: false });
     throw err;

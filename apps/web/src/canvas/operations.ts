@@ -1,9 +1,10 @@
-import { api, describeError, staleObject } from "../api/client.ts";
+import { api, describeError, isOwnRevision, staleObject } from "../api/client.ts";
 import type { Element, Relationship, ViewDetail } from "../api/types.ts";
+import { whoChanged } from "../live/live-store.ts";
 import { dropElement, dropRelationship, model, putElement, putRelationship } from "../modeler/model-store.ts";
 import { notify } from "../ui/notices.tsx";
 import { editor, setSelected, setView } from "./editor-store.ts";
-import { clearHistory, record } from "./history.ts";
+import { clearHistory, record, StepBlocked } from "./history.ts";
 import { newId } from "./ids.ts";
 import {
   connectionsTouching,
@@ -74,6 +75,66 @@ const seenRevision = (kind: "node" | "connection", id: string): number | undefin
   return revision || undefined;
 };
 
+type Kind = "node" | "connection" | "element" | "relationship";
+
+/**
+ * Undo undoes only the user's own changes. Each recorded edit keeps, per object it wrote, the revision its own last
+ * write produced (`marks`). An undo or redo first reads those objects again: one changed since by someone else (a
+ * revision this tab did not write) refuses the step before anything is written, and says who changed what; its writes
+ * then go with If-Match of the marked revisions (a change that slips in between is refused the same way).
+ */
+type Marks = Map<string, { kind: Kind; revision: number }>;
+/** How a write goes: the first doing is last-writer for geometry (below); an undo or redo is strict. */
+type Writer = { marks: Marks; strict: null | { label: string; undoing: boolean } };
+
+const objectUrl = (viewId: string, kind: Kind, id: string) =>
+  kind === "node" || kind === "connection"
+    ? path(viewId, `/${kind}s/${encodeURIComponent(id)}`)
+    : `/api/${kind === "element" ? "elements" : "relationships"}/${encodeURIComponent(id)}`;
+
+function nameOf(kind: Kind, id: string): string {
+  const m = model.get();
+  const view = editor.get().view;
+  const quoted = (name: string | null | undefined, fallback: string) => (name ? `'${name}'` : fallback);
+  if (kind === "element") return quoted(m.elements.get(id)?.name, "this element");
+  if (kind === "relationship") return quoted(m.relationships.get(id)?.name, "this relationship");
+  if (kind === "connection") return "this connection";
+  const node = view?.nodes.get(id);
+  const element = node?.element_id ? m.elements.get(node.element_id) : undefined;
+  return quoted(element?.name ?? node?.label, "this node");
+}
+
+async function blocked(w: Writer, kind: Kind, id: string, revision: number): Promise<StepBlocked> {
+  const who = (await whoChanged(id, revision)) ?? "Someone else";
+  const step = w.strict?.undoing === false ? "redone" : "undone";
+  return new StepBlocked(
+    `${who} changed ${nameOf(kind, id)} after you; your change (${w.strict?.label ?? ""}) cannot be ${step} here.`,
+  );
+}
+
+/** Before an undo or redo writes anything: every object it would write is still as this tab left it. */
+async function checkMarks(viewId: string, w: Writer): Promise<void> {
+  const marks = [...w.marks];
+  if (marks.some(([, m]) => m.kind === "node" || m.kind === "connection")) await loadView(viewId);
+  const view = editor.get().view;
+  for (const [id, m] of marks) {
+    const now =
+      m.kind === "node"
+        ? view?.nodes.get(id)?.revision
+        : m.kind === "connection"
+          ? view?.connections.get(id)?.revision
+          : await api.get<{ revision: number }>(objectUrl(viewId, m.kind, id)).then(
+              (o) => o.revision,
+              () => undefined,
+            );
+    if (now !== undefined && now !== m.revision && !isOwnRevision(now)) throw await blocked(w, m.kind, id, now);
+  }
+}
+
+/** A strict write's revision: what this tab's write left; a first doing sends what the screen last saw. */
+const sendRevision = (w: Writer, kind: Kind, id: string) =>
+  w.strict ? w.marks.get(id)?.revision : kind === "node" || kind === "connection" ? seenRevision(kind, id) : undefined;
+
 /**
  * Geometry and removals on the canvas are last-writer by design: a node the user dropped ends where they dropped
  * it, even when someone else moved it meanwhile (they then see it move). The write goes with the revision the canvas
@@ -81,36 +142,58 @@ const seenRevision = (kind: "node" | "connection", id: string): number | undefin
  * server answered, deliberately. Field edits (names, documentation, labels) are merged in the properties panel
  * instead, never sent again blindly.
  */
-async function putLatest(kind: "node" | "connection", url: string, id: string, body: unknown): Promise<void> {
+async function putLatest(
+  w: Writer,
+  kind: "node" | "connection",
+  url: string,
+  id: string,
+  body: unknown,
+): Promise<void> {
   let saved: { revision: number };
   try {
-    saved = await api.put<{ revision: number }>(url, body, seenRevision(kind, id));
+    saved = await api.put<{ revision: number }>(url, body, sendRevision(w, kind, id));
   } catch (err) {
     const current = staleObject<{ revision: number }>(err);
     if (!current) throw err;
+    if (w.strict && !isOwnRevision(current.revision)) throw await blocked(w, kind, id, current.revision);
     saved = await api.put<{ revision: number }>(url, body, current.revision);
   }
   remember(kind, id, saved.revision);
+  w.marks.set(id, { kind, revision: saved.revision });
 }
 
-async function deleteLatest(kind: "node" | "connection", url: string, id: string): Promise<void> {
+async function deleteLatest(w: Writer, kind: Kind, url: string, id: string): Promise<void> {
   try {
-    await api.del(url, seenRevision(kind, id));
+    await api.del(url, sendRevision(w, kind, id));
   } catch (err) {
     const current = staleObject<{ revision: number }>(err);
     if (!current) throw err;
+    if (w.strict && !isOwnRevision(current.revision)) throw await blocked(w, kind, id, current.revision);
     await api.del(url, current.revision);
   }
+  w.marks.delete(id);
 }
 
-async function postNode(viewId: string, n: FlatNode): Promise<void> {
+async function postNode(w: Writer, viewId: string, n: FlatNode): Promise<void> {
   const saved = await api.post<{ revision: number }>(path(viewId, "/nodes"), nodeBody(n));
   remember("node", n.id, saved.revision);
+  w.marks.set(n.id, { kind: "node", revision: saved.revision });
 }
 
-async function postConnection(viewId: string, c: FlatConnection): Promise<void> {
+async function postConnection(w: Writer, viewId: string, c: FlatConnection): Promise<void> {
   const saved = await api.post<{ revision: number }>(path(viewId, "/connections"), connectionBody(c));
   remember("connection", c.id, saved.revision);
+  w.marks.set(c.id, { kind: "connection", revision: saved.revision });
+}
+
+/** The writer of a recorded edit (its first doing) and, for its undo and redo, the strict one over the same marks. */
+function writers(label: string) {
+  const marks: Marks = new Map();
+  return {
+    first: { marks, strict: null } as Writer,
+    undoing: { marks, strict: { label, undoing: true } } as Writer,
+    redoing: { marks, strict: { label, undoing: false } } as Writer,
+  };
 }
 
 export type Geometry = { x: number; y: number; w: number; h: number; parentId: string | null };
@@ -138,7 +221,13 @@ function applyGeometry(changes: GeometryChange[], bends: BendChange[], side: "be
   });
 }
 
-async function sendGeometry(viewId: string, changes: GeometryChange[], bends: BendChange[], side: "before" | "after") {
+async function sendGeometry(
+  w: Writer,
+  viewId: string,
+  changes: GeometryChange[],
+  bends: BendChange[],
+  side: "before" | "after",
+) {
   // Parents first, so a node nested into a container finds it in place.
   await Promise.all(
     changes.map((c) => {
@@ -151,12 +240,12 @@ async function sendGeometry(viewId: string, changes: GeometryChange[], bends: Be
         h: Math.round(g.h),
       };
       if (g.parentId !== other.parentId) body.parent_id = g.parentId;
-      return putLatest("node", path(viewId, `/nodes/${encodeURIComponent(c.id)}`), c.id, body);
+      return putLatest(w, "node", path(viewId, `/nodes/${encodeURIComponent(c.id)}`), c.id, body);
     }),
   );
   await Promise.all(
     bends.map((b) =>
-      putLatest("connection", path(viewId, `/connections/${encodeURIComponent(b.id)}`), b.id, {
+      putLatest(w, "connection", path(viewId, `/connections/${encodeURIComponent(b.id)}`), b.id, {
         bendpoints: b[side].map((p) => ({ x: Math.round(p.x), y: Math.round(p.y) })),
       }),
     ),
@@ -167,26 +256,21 @@ async function sendGeometry(viewId: string, changes: GeometryChange[], bends: Be
 export async function changeGeometry(label: string, changes: GeometryChange[], bends: BendChange[] = []) {
   const viewId = editor.get().view?.id;
   if (!viewId || (changes.length === 0 && bends.length === 0)) return;
+  const w = writers(label);
   applyGeometry(changes, bends, "after");
-  const ok = await guarded(viewId, () => sendGeometry(viewId, changes, bends, "after"));
+  const ok = await guarded(viewId, () => sendGeometry(w.first, viewId, changes, bends, "after"));
   if (!ok) return;
-  record({
-    label,
-    undo: async () => {
-      applyGeometry(changes, bends, "before");
-      await inOrder(() => sendGeometry(viewId, changes, bends, "before")).catch(async (err) => {
-        await loadView(viewId);
-        throw err;
-      });
-    },
-    redo: async () => {
-      applyGeometry(changes, bends, "after");
-      await inOrder(() => sendGeometry(viewId, changes, bends, "after")).catch(async (err) => {
-        await loadView(viewId);
-        throw err;
-      });
-    },
-  });
+  const again = (writer: Writer, side: "before" | "after") => async () => {
+    await inOrder(async () => {
+      await checkMarks(viewId, writer);
+      applyGeometry(changes, bends, side);
+      await sendGeometry(writer, viewId, changes, bends, side);
+    }).catch(async (err) => {
+      await loadView(viewId);
+      throw err;
+    });
+  };
+  record({ label, undo: again(w.undoing, "before"), redo: again(w.redoing, "after") });
 }
 
 function nodeBody(n: FlatNode) {
@@ -241,13 +325,14 @@ function removeLocal(nodeIds: Set<string>, connectionIds: Set<string>) {
   }));
 }
 
-async function createAll(viewId: string, nodes: FlatNode[], connections: FlatConnection[]) {
+async function createAll(w: Writer, viewId: string, nodes: FlatNode[], connections: FlatConnection[]) {
   // One at a time in drawing order: a child's parent must exist before it, a connection's ends before it.
-  for (const n of nodes) await postNode(viewId, n);
-  for (const c of connections) await postConnection(viewId, c);
+  for (const n of nodes) await postNode(w, viewId, n);
+  for (const c of connections) await postConnection(w, viewId, c);
 }
 
-async function deleteAll(viewId: string, nodes: FlatNode[], connections: FlatConnection[]) {
+async function deleteAll(w: Writer, viewId: string, nodes: FlatNode[], connections: FlatConnection[]) {
+  if (w.strict) await checkMarks(viewId, w);
   const nodeIds = new Set(nodes.map((n) => n.id));
   // Deleting a node takes its nested nodes and attached connections with it on the server.
   const topNodes = nodes.filter((n) => !n.parentId || !nodeIds.has(n.parentId));
@@ -255,13 +340,9 @@ async function deleteAll(viewId: string, nodes: FlatNode[], connections: FlatCon
   const attached = new Set(view ? connectionsTouching(view, nodeIds).map((c) => c.id) : []);
   for (const c of connections)
     if (!attached.has(c.id))
-      await deleteLatest("connection", path(viewId, `/connections/${encodeURIComponent(c.id)}`), c.id).catch(
-        ignoreGone,
-      );
+      await deleteLatest(w, "connection", objectUrl(viewId, "connection", c.id), c.id).catch(ignoreGone);
   await Promise.all(
-    topNodes.map((n) =>
-      deleteLatest("node", path(viewId, `/nodes/${encodeURIComponent(n.id)}`), n.id).catch(ignoreGone),
-    ),
+    topNodes.map((n) => deleteLatest(w, "node", objectUrl(viewId, "node", n.id), n.id).catch(ignoreGone)),
   );
 }
 
@@ -274,19 +355,20 @@ function ignoreGone(err: unknown) {
 export async function addToView(label: string, nodes: FlatNode[], connections: FlatConnection[] = []) {
   const viewId = editor.get().view?.id;
   if (!viewId) return;
+  const w = writers(label);
   insertLocal(nodes, connections);
   setSelected(nodes.map((n) => n.id));
-  const ok = await guarded(viewId, () => createAll(viewId, nodes, connections));
+  const ok = await guarded(viewId, () => createAll(w.first, viewId, nodes, connections));
   if (!ok) return;
   record({
     label,
     undo: async () => {
-      await deleteAll(viewId, nodes, connections);
+      await deleteAll(w.undoing, viewId, nodes, connections);
       removeLocal(new Set(nodes.map((n) => n.id)), new Set(connections.map((c) => c.id)));
     },
     redo: async () => {
       insertLocal(nodes, connections);
-      await createAll(viewId, nodes, connections);
+      await createAll(w.redoing, viewId, nodes, connections);
     },
   });
 }
@@ -308,17 +390,18 @@ export async function deleteFromView(ids: Iterable<string>) {
   const nodes = view.order.filter((id) => nodeIds.has(id)).flatMap((id) => view.nodes.get(id) ?? []);
   const connections = [...view.connections.values()].filter((c) => conns.has(c.id));
   if (nodes.length === 0 && connections.length === 0) return;
-  const ok = await guarded(view.id, () => deleteAll(view.id, nodes, connections));
+  const w = writers("Delete from view");
+  const ok = await guarded(view.id, () => deleteAll(w.first, view.id, nodes, connections));
   removeLocal(nodeIds, new Set(conns.keys()));
   if (!ok) return;
   record({
     label: "Delete from view",
     undo: async () => {
       insertLocal(nodes, connections);
-      await createAll(view.id, nodes, connections);
+      await createAll(w.undoing, view.id, nodes, connections);
     },
     redo: async () => {
-      await deleteAll(view.id, nodes, connections);
+      await deleteAll(w.redoing, view.id, nodes, connections);
       removeLocal(nodeIds, new Set(conns.keys()));
     },
   });
@@ -346,34 +429,37 @@ export async function connect(
     bendpoints: [],
     revision: 0, // not saved yet: the server's answer carries the real one
   };
+  const w = writers("Connect");
   const createRel = async () => {
-    if ("create" in relationship)
-      putRelationship(await api.post<Relationship>("/api/relationships", { id: relId, ...relationship.create }));
+    if (!("create" in relationship)) return;
+    const saved = await api.post<Relationship>("/api/relationships", { id: relId, ...relationship.create });
+    putRelationship(saved);
+    w.first.marks.set(relId, { kind: "relationship", revision: saved.revision });
   };
   const ok = await guarded(view.id, async () => {
     await createRel();
     insertLocal([], [conn]);
-    await postConnection(view.id, conn);
+    await postConnection(w.first, view.id, conn);
   });
   if (!ok) return;
   setSelected([conn.id]);
   record({
     label: "Connect",
     undo: async () => {
-      await deleteLatest("connection", path(view.id, `/connections/${encodeURIComponent(conn.id)}`), conn.id).catch(
-        ignoreGone,
-      );
+      await checkMarks(view.id, w.undoing);
+      await deleteLatest(w.undoing, "connection", objectUrl(view.id, "connection", conn.id), conn.id).catch(ignoreGone);
       removeLocal(new Set(), new Set([conn.id]));
       if ("create" in relationship) {
-        const seen = model.get().relationships.get(relId)?.revision;
-        await api.del(`/api/relationships/${encodeURIComponent(relId)}`, seen).catch(ignoreGone);
+        await deleteLatest(w.undoing, "relationship", objectUrl(view.id, "relationship", relId), relId).catch(
+          ignoreGone,
+        );
         dropRelationship(relId);
       }
     },
     redo: async () => {
       await createRel();
       insertLocal([], [conn]);
-      await postConnection(view.id, conn);
+      await postConnection(w.redoing, view.id, conn);
     },
   });
 }
@@ -384,26 +470,33 @@ export async function createElementOnView(type: string, name: string, node: Omit
   if (!view) return;
   const elementId = newId();
   const flat: FlatNode = { ...node, kind: "element", element_id: elementId };
-  const createElement = async () => putElement(await api.post<Element>("/api/elements", { id: elementId, type, name }));
+  const w = writers(`New ${name}`);
+  const createElement = async () => {
+    const saved = await api.post<Element>("/api/elements", { id: elementId, type, name });
+    putElement(saved);
+    w.first.marks.set(elementId, { kind: "element", revision: saved.revision });
+  };
   const ok = await guarded(view.id, async () => {
     await createElement();
     insertLocal([flat], []);
     setSelected([flat.id]);
-    await postNode(view.id, flat);
+    await postNode(w.first, view.id, flat);
   });
   if (!ok) return;
   record({
     label: `New ${name}`,
     undo: async () => {
-      const seen = model.get().elements.get(elementId)?.revision;
-      await api.del(`/api/elements/${encodeURIComponent(elementId)}`, seen).catch(ignoreGone);
+      // Deleting the element takes its node with it; someone else's later change to either refuses the undo.
+      await checkMarks(view.id, w.undoing);
+      await deleteLatest(w.undoing, "element", objectUrl(view.id, "element", elementId), elementId).catch(ignoreGone);
+      w.undoing.marks.delete(flat.id);
       dropElement(elementId);
       removeLocal(new Set([flat.id]), new Set());
     },
     redo: async () => {
       await createElement();
       insertLocal([flat], []);
-      await postNode(view.id, flat);
+      await postNode(w.redoing, view.id, flat);
     },
   });
 }

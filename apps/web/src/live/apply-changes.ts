@@ -12,7 +12,7 @@ import {
   reloadViews,
 } from "../modeler/model-store.ts";
 import { notify } from "../ui/notices.tsx";
-import { type ChangeEvent, onChange, onResync } from "./live-store.ts";
+import { actorOf, type ChangeEvent, onChange, onResync } from "./live-store.ts";
 
 /** Groups touching more objects than this are applied by reloading the model in place (one round of reads). */
 const BULK = 40;
@@ -83,14 +83,6 @@ export async function reloadInPlace(): Promise<void> {
   await Promise.all([reloadViews(), reloadDefinitions()]);
   const open = editor.get().view?.id;
   if (open) await loadView(open).catch(() => undefined);
-}
-
-/** Who made a change, for the activity notice: "Ana Lima", "Assistant Claude for Ana Lima", "Ana Lima (API)". */
-export function actorOf(event: Pick<ChangeEvent, "actor" | "via">): string {
-  const name = event.actor.name ?? "Someone";
-  if (event.via.kind === "mcp") return `Assistant ${event.via.name ?? ""} for ${name}`.replace("  ", " ");
-  if (event.via.kind === "api_token") return `${name} (API)`;
-  return name;
 }
 
 /** Applies one change group to the open model and view. Returns when the screen shows it. */

@@ -52,6 +52,31 @@ export function onResync(listener: () => void): () => void {
   return () => resyncListeners.delete(listener);
 }
 
+/** Who made a change, for notices: "Ana Lima", "Assistant Claude for Ana Lima", "Ana Lima (API)". */
+export function actorOf(event: Pick<ChangeEvent, "actor" | "via">): string {
+  const name = event.actor.name ?? "Someone";
+  if (event.via.kind === "mcp") return `Assistant ${event.via.name ?? ""} for ${name}`.replace("  ", " ");
+  if (event.via.kind === "api_token") return `${name} (API)`;
+  return name;
+}
+
+/** The last change the stream delivered of each object (id): its revision and who made it. */
+const lastChanges = new Map<string, { revision: number; actor: string }>();
+
+/**
+ * Who changed the object at `revision` (or later), as the stream told: waits up to `waitMs` for an event that has
+ * not arrived yet (a 412 can come before the event of the change that caused it). Null when no event says.
+ */
+export async function whoChanged(id: string, revision: number, waitMs = 1500): Promise<string | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const last = lastChanges.get(id);
+    if (last && last.revision >= revision) return last.actor;
+    if (Date.now() >= deadline) return last?.actor ?? null;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** This tab, among the caller's others (a person may have the workspace open twice). */
 const CLIENT_ID = `tab-${Math.random().toString(36).slice(2, 12)}`;
 const RENEW_MS = 10_000;
@@ -88,6 +113,9 @@ export function startLive(workspaceId: string, since?: number): () => void {
   source.addEventListener("presence", (e) => setPresent(JSON.parse((e as MessageEvent).data).present));
   source.addEventListener("change", (e) => {
     const event = JSON.parse((e as MessageEvent).data) as ChangeEvent;
+    const change = { revision: event.revision, actor: actorOf(event) };
+    // A property value changes its element or relationship too.
+    for (const o of event.objects) lastChanges.set(o.kind === "property_value" ? (o.owner_id ?? o.id) : o.id, change);
     live.set((s) => ({ ...s, revision: event.revision }));
     for (const listener of changeListeners) listener(event);
   });

@@ -102,7 +102,13 @@ describe("GET /api/health", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       status: "ok",
-      checks: { database: "up", queue: "up", graph: "not configured" },
+      checks: {
+        database: "up",
+        queue: "up",
+        graph: "not configured",
+        events: "not started",
+        presence: "not configured",
+      },
     });
   });
 
@@ -128,7 +134,7 @@ describe("GET /api/health", () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({
         status: "degraded",
-        checks: { database: "up", queue: "up", graph: "down" },
+        checks: { database: "up", queue: "up", graph: "down", events: "not started", presence: "not configured" },
       });
       server.close();
       // The tenant unreachable: control cannot vouch for its queue and graph.
@@ -148,7 +154,13 @@ describe("GET /api/health", () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({
         status: "degraded",
-        checks: { database: "up", queue: "not configured", graph: "down" },
+        checks: {
+          database: "up",
+          queue: "not configured",
+          graph: "down",
+          events: "not started",
+          presence: "not configured",
+        },
       });
     } finally {
       await down.close();
