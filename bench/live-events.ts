@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Worker } from "node:worker_threads";
-import { createControlApp, parseEnv, seedAccounts } from "@ams/control";
+import { createControlApp, createLive, parseEnv, seedAccounts } from "@ams/control";
 import { createTestDatabase } from "@ams/db/testing";
 import { createElement, type RequestContext, readGroupsAfter, updateElement } from "@ams/model";
 import { createServiceTokens, silentLogger } from "@ams/shared";
@@ -17,6 +17,8 @@ const STREAMS = 200;
 const GROUPS_PER_SECOND = 50;
 const SECONDS = 8;
 const IDLE_STREAMS = 1000;
+/** The split shape's NATS (presences between replicas); the machine's own when NATS_URL is not set. */
+const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -46,6 +48,15 @@ export async function benchLiveEvents() {
   const app = createControlApp({ database, tokens, env, upstreams: { tenant }, log: silentLogger });
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((r) => (server.listening ? r() : server.once("listening", () => r())));
+  // The split shape: two more control replicas on the same database, each following the log on its own LISTEN
+  // connection and sharing presences over NATS.
+  const replicas = [0, 1].map(() => {
+    const live = createLive({ database, log: silentLogger, natsUrl: NATS_URL });
+    const replica = createControlApp({ database, tokens, env, upstreams: { tenant }, live, log: silentLogger });
+    return { live, server: serve({ fetch: replica.fetch, port: 0, hostname: "127.0.0.1" }) };
+  });
+  for (const r of replicas)
+    await new Promise<void>((done) => (r.server.listening ? done() : r.server.once("listening", () => done())));
   await new Promise<void>((r) => floor.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const floorUrl = `http://127.0.0.1:${(floor.address() as AddressInfo).port}/events`;
@@ -137,6 +148,20 @@ export async function benchLiveEvents() {
       real.missing === 0,
     );
 
+    section(`Live events, split shape: ${STREAMS} streams across two replicas (NATS for presence), same writes`);
+    const split = replicas.map((r) => `http://127.0.0.1:${(r.server.address() as AddressInfo).port}`);
+    for (const url of split) await open(`${url}/api/workspaces/${workspaceId}/events`, STREAMS / 2);
+    const across = await latencies(await write(() => {}));
+    await stop();
+    report(
+      `p50 across replicas (${across.n} events, ${across.missing} missing)`,
+      across.p50,
+      real.p50,
+      "<= 1.5x one replica",
+      across.p50 <= real.p50 * 1.5,
+    );
+    report("p99 across replicas", across.p99, real.p99, "<= 1.5x one replica", across.p99 <= real.p99 * 1.5);
+
     section(`Live events: server memory per idle open stream (${IDLE_STREAMS}) and ordinary reads beside them`);
     const me = async () => {
       const res = await fetch(`${base}/api/auth/me`, { headers: { cookie } });
@@ -175,6 +200,11 @@ export async function benchLiveEvents() {
     floor.close();
     server.close();
     (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    for (const r of replicas) {
+      r.server.close();
+      (r.server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await r.live.close();
+    }
     await database.drop();
   }
 }

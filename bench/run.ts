@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   "valid-after": async () => (await import("./valid-after.ts")).benchValidAfter(),
   "two-factor": async () => (await import("./two-factor.ts")).benchTwoFactor(),
   "live-events": async () => (await import("./live-events.ts")).benchLiveEvents(),
+  "live-browser": async () => (await import("./live-browser.ts")).benchLiveBrowser(),
   history: async () => (await import("./history.ts")).benchHistory(),
   mcp: async () => (await import("./mcp.ts")).benchMcp(),
   graph: async () => (await import("./graph.ts")).benchGraph(),

@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { seriousViolations } from "./support/axe.ts";
@@ -19,6 +21,7 @@ let workspaceId = "";
 let viewId = "";
 let claimsId = "";
 let claimsNodeId = "";
+let billingId = "";
 let billingNodeId = "";
 let fraudNodeId = "";
 
@@ -38,6 +41,7 @@ beforeAll(async () => {
   });
   claimsId = String(claims.id);
   const billing = await call(ana.page, "POST", "/api/elements", { name: "Billing", type: "ApplicationComponent" });
+  billingId = String(billing.id);
   viewId = String((await call(ana.page, "POST", "/api/views", { name: "Landscape" })).id);
   const node = await call(ana.page, "POST", `/api/views/${viewId}/nodes`, {
     element_id: claimsId,
@@ -135,7 +139,7 @@ test("Ana's rename, move, delete and an API token's create show on Ben's screen;
   await screenshot(ben.page, "live-ben-after-delete");
   await screenshot(ana.page, "live-ana");
   expect(await seriousViolations(ben.page)).toEqual([]);
-});
+}, 60_000);
 
 test("Ben's undo undoes only his own edits, and says why when Ana changed the same object after him", async () => {
   const stored = async (nodeId: string) => {
@@ -149,8 +153,11 @@ test("Ben's undo undoes only his own edits, and says why when Ana changed the sa
   const at = await canvasPoint(ben.page, 140, 420);
   await ben.page.mouse.click(at.x, at.y);
   await treeItem(ana.page, "Application Service").first().waitFor();
+  await expect.poll(() => ben.page.locator("#el-name").inputValue()).toBe("Application Service");
   const billing = await canvasPoint(ben.page, 140, 235);
   await ben.page.mouse.click(billing.x, billing.y);
+  await expect.poll(() => ben.page.locator("#el-name").inputValue()).toBe("Billing engine");
+  await ben.page.locator("svg.canvas").focus();
   await ben.page.keyboard.press("Shift+ArrowRight");
   await expect.poll(() => stored(billingNodeId)).toBe(70);
 
@@ -180,7 +187,7 @@ test("Ben's undo undoes only his own edits, and says why when Ana changed the sa
   );
   expect(names).toContain("Fraud scoring");
   await expect.poll(() => treeItem(ben.page, "Fraud scoring").count()).toBe(1);
-});
+}, 60_000);
 
 test("what Ben is typing stays when Ana's change arrives: another field merges, the same field asks", async () => {
   const element = async () => {
@@ -220,4 +227,32 @@ test("what Ben is typing stays when Ana's change arrives: another field merges, 
   await box.getByRole("button", { name: "Keep mine" }).click();
   await expect.poll(async () => (await element())?.documentation).toBe("Runs hourly");
   expect((await element())?.name).toBe("Billing core");
-});
+}, 60_000);
+
+test("an MCP assistant's edit shows live on Ben's screen, labelled with the assistant's name", async () => {
+  const me = (await (await ana.page.request.get(`${server.base}/api/me`)).json()) as {
+    active_organization_id: string;
+    name: string;
+  };
+  const { token } = await call(ana.page, "POST", "/api/settings/api-tokens", {
+    organization_id: me.active_organization_id,
+    workspace_id: workspaceId,
+    name: "Claude",
+  });
+  const client = new Client({ name: "live-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${String(token)}` } },
+    }),
+  );
+  const renamed = await client.callTool({
+    name: "update_element",
+    arguments: { element_id: billingId, name: "Billing platform" },
+  });
+  await client.close();
+  expect(renamed.isError).toBeFalsy();
+  await treeItem(ben.page, "Billing platform").first().waitFor();
+  await ben.page.locator("svg.canvas").getByText("Billing platform").waitFor();
+  await ben.page.getByText(`Assistant Claude for ${me.name}: Renamed ApplicationComponent`).first().waitFor();
+  await screenshot(ben.page, "live-mcp-edit");
+}, 60_000);

@@ -89,3 +89,35 @@ function hexToRgb(hex: string): string {
   const n = Number.parseInt(hex.slice(1), 16);
   return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
 }
+
+test("in an 800 px wide header, more than three others show as two avatars and a '+N' chip that names the rest", async () => {
+  const narrow = await signedIn(browser, server.base, "archi");
+  try {
+    await narrow.page.setViewportSize({ width: 800, height: 700 });
+    // Six others present: the presence answers name them (the stream is held back so it does not replace them).
+    const names = ["Ana Lima", "Ben Okafor", "Chen Wei", "Dara Nolan", "Eli Cohen", "Fay Moreau"];
+    const present = names.map((name, i) => ({
+      user: { id: `u${i}`, name },
+      client_id: `tab-${i}`,
+      view_id: viewId,
+      selection: [],
+      color: "#1a5e8f",
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+    }));
+    await narrow.page.route("**/events*", (route) => route.abort());
+    await narrow.page.route("**/presence", (route) => route.fulfill({ json: { present, lease_seconds: 30 } }));
+    await open(narrow.page);
+    const header = narrow.page.getByRole("list", { name: "Also in this workspace" });
+    await header.getByRole("listitem").first().waitFor();
+    expect(await header.getByRole("listitem").count()).toBe(3);
+    const chip = header.getByRole("listitem").last();
+    expect(await chip.getAttribute("title")).toBe("Chen Wei, Dara Nolan, Eli Cohen, Fay Moreau");
+    expect(await chip.textContent()).toContain("+4");
+    // Nothing spills out of the page sideways.
+    expect(await narrow.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+    await screenshot(narrow.page, "presence-narrow-header");
+    expect(await seriousViolations(narrow.page)).toEqual([]);
+  } finally {
+    await narrow.context.close();
+  }
+}, 60_000);

@@ -13,4 +13,5 @@ export { createHttpUpstream } from "./gateway/http-upstream.ts";
 export { routeTable } from "./gateway/routes.ts";
 export type { Upstream } from "./gateway/upstream.ts";
 export { isUploadRoute, limitRequestBodies } from "./http/body-limits.ts";
+export { createLive, type Live } from "./live/live.ts";
 export { seedAccounts } from "./seed/index.ts";

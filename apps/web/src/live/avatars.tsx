@@ -3,20 +3,32 @@ import { distinctPeople, initialsOf, live } from "./live-store.ts";
 
 /**
  * The others who have the workspace open (in the header), or only those on a view (over the canvas): a round
- * avatar each, in their colour, with their name for assistive technology and on hover.
+ * avatar each, in their colour, with their name for assistive technology and on hover. More than `max` people: the
+ * first `max - 1` and a "+N" chip naming the rest, so a narrow header never overflows.
  */
-export function PresenceAvatars(props: { viewId?: string; label: string }) {
+export function PresenceAvatars(props: { viewId?: string; label: string; max?: number }) {
   const others = useStore(live, (s) => s.others);
   const people = distinctPeople(props.viewId ? others.filter((p) => p.view_id === props.viewId) : others);
   if (people.length === 0) return null;
+  const max = props.max ?? 4;
+  const shown = people.length > max ? people.slice(0, max - 1) : people;
+  const rest = people.slice(shown.length).map((p) => p.user.name);
   return (
     <ul class={props.viewId ? "presence on-view" : "presence"} aria-label={props.label}>
-      {people.map((p) => (
+      {shown.map((p) => (
         <li key={p.user.id} class="avatar" style={{ borderColor: p.color, background: p.color }} title={p.user.name}>
           <span aria-hidden="true">{initialsOf(p.user.name)}</span>
           <span class="visually-hidden">{p.user.name}</span>
         </li>
       ))}
+      {rest.length ? (
+        <li class="avatar more" title={rest.join(", ")}>
+          <span aria-hidden="true">+{rest.length}</span>
+          <span class="visually-hidden">
+            and {rest.length} more: {rest.join(", ")}
+          </span>
+        </li>
+      ) : null}
     </ul>
   );
 }

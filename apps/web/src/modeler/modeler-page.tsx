@@ -78,7 +78,7 @@ export function ModelerPage(props: { workspaceId: string }) {
       // Kept while the model reloads after an import: its dialog then shows the import's warnings.
       actions={
         <>
-          <PresenceAvatars label="Also in this workspace" />
+          <PresenceAvatars label="Also in this workspace" max={3} />
           <WorkspaceNav workspaceId={props.workspaceId} />
           {state.workspaceId === props.workspaceId ? <TransferMenu editable={editable} /> : null}
         </>

@@ -51,7 +51,7 @@ export const registerHealthRoute = (app: App, ctx: ControlContext) =>
         graph: ctx.health.graph,
       });
       const mode = ctx.live.events.feedMode();
-      const events = mode === "notify" ? "live" : (mode ?? "not started");
+      const events: "live" | "polling" | "not started" = mode === "notify" ? "live" : (mode ?? "not started");
       const presence = ctx.live.shareState();
       const degraded = base.status === "degraded" || events === "polling" || presence === "down";
       const report = {
