@@ -1,3 +1,4 @@
+export * from "./analysis/colourings.ts";
 export * from "./analysis/derivation-rules.ts";
 export * from "./analysis/derived.ts";
 export * from "./analysis/derived-schemas.ts";

@@ -25,7 +25,7 @@ export type CanvasProps = {
   onKeyDown(e: KeyboardEvent): void;
 };
 
-type Cached = { node: unknown; el: Element | undefined; hasChildren: boolean; html: string };
+type Cached = { node: unknown; el: Element | undefined; hasChildren: boolean; fill: string | undefined; html: string };
 
 function elementLabel(n: FlatNode, elements: ReadonlyMap<string, Element>): string {
   const el = n.element_id ? elements.get(n.element_id) : undefined;
@@ -34,7 +34,7 @@ function elementLabel(n: FlatNode, elements: ReadonlyMap<string, Element>): stri
 }
 
 export function Canvas(props: CanvasProps) {
-  const { view, selected, viewport, placing, connecting } = useStore(editor);
+  const { view, selected, viewport, placing, connecting, highlight, heat } = useStore(editor);
   const elements = useStore(model, (s) => s.elements);
   const relationships = useStore(model, (s) => s.relationships);
   const plugins = useStore(model, (s) => s.plugins);
@@ -107,14 +107,15 @@ export function Canvas(props: CanvasProps) {
     if (!n) return "";
     const el = n.element_id ? elements.get(n.element_id) : undefined;
     const hasChildren = parents.has(id);
+    const fill = n.element_id ? heat?.fills.get(n.element_id) : undefined;
     const c = cache.current.get(id);
-    if (!box && c && c.node === n && c.el === el && c.hasChildren === hasChildren) return c.html;
-    const input = renderNodeOf(view, id, elements);
+    if (!box && c && c.node === n && c.el === el && c.hasChildren === hasChildren && c.fill === fill) return c.html;
+    const input = renderNodeOf(view, id, elements, fill);
     const boxes = boxesOf({ ...view, nodes: new Map([[id, box ? { ...n, ...box } : n]]) }, elements);
     const drawn = boxes.get(id);
     if (!input || !drawn) return "";
     const html = scene.node(input, drawn, hasChildren);
-    if (!box) cache.current.set(id, { node: n, el, hasChildren, html });
+    if (!box) cache.current.set(id, { node: n, el, hasChildren, fill, html });
     return html;
   };
 
@@ -389,6 +390,13 @@ export function Canvas(props: CanvasProps) {
             if (!n) return null;
             const html = resizing?.node.id === id ? nodeHtml(id, resizing.box) : nodeHtml(id);
             const moved = offset?.ids.has(id);
+            const mark = !highlight
+              ? undefined
+              : n.element_id && highlight.elementIds.has(n.element_id)
+                ? "hit"
+                : n.kind === "element"
+                  ? "dim"
+                  : undefined;
             return (
               <NodeView
                 key={id}
@@ -397,6 +405,7 @@ export function Canvas(props: CanvasProps) {
                 dx={moved && offset ? offset.dx : 0}
                 dy={moved && offset ? offset.dy : 0}
                 label={elementLabel(n, elements)}
+                mark={mark}
               />
             );
           })}
@@ -406,6 +415,7 @@ export function Canvas(props: CanvasProps) {
             <ConnectionView key={id} id={id} html={d.markup} />
           ))}
         </g>
+        {highlight ? <HighlightOutlines view={view} elementIds={highlight.elementIds} /> : null}
         <OthersSelections view={view} zoom={viewport.zoom} />
         <Overlay
           view={view}
@@ -421,3 +431,16 @@ export function Canvas(props: CanvasProps) {
 }
 
 export type { ViewState };
+
+/** A thick outline around each node of the elements an analysis shows on the view (the others are dimmed). */
+function HighlightOutlines(props: { view: ViewState; elementIds: ReadonlySet<string> }) {
+  return (
+    <g class="impact-outlines">
+      {[...props.view.nodes.values()]
+        .filter((n) => n.element_id && props.elementIds.has(n.element_id))
+        .map((n) => (
+          <rect key={n.id} x={n.x - 4} y={n.y - 4} width={n.w + 8} height={n.h + 8} rx={6} class="impact-outline" />
+        ))}
+    </g>
+  );
+}

@@ -12,7 +12,13 @@ export type EditorState = {
   placing: string | null;
   /** Connect mode: the next press on a node starts a connection. */
   connecting: boolean;
+  /** Impact analysis shown on the view: these elements' nodes outlined, the others dimmed; null: nothing shown. */
+  highlight: { elementIds: ReadonlySet<string>; title: string } | null;
+  /** The "Colour by" heatmap: a fill per element id and its legend; the view's stored colours stay as they are. */
+  heat: { colorBy: string; palette: string; fills: ReadonlyMap<string, string>; legend: HeatLegend } | null;
 };
+
+export type HeatLegend = { title: string; entries: readonly { label: string; color: string }[] };
 
 export const editor = createStore<EditorState>({
   view: null,
@@ -20,6 +26,8 @@ export const editor = createStore<EditorState>({
   viewport: { zoom: 1, panX: 0, panY: 0 },
   placing: null,
   connecting: false,
+  highlight: null,
+  heat: null,
 });
 
 export function setView(update: (v: ViewState) => ViewState): void {

@@ -5,7 +5,13 @@ import { shapeOf, type ViewState } from "./view-model.ts";
 const ICON_PACK = "Service Plugin IconPack";
 
 /** The renderer's input for one node: its element's type, name and plugin icon come from the model. */
-export function renderNodeOf(view: ViewState, id: string, elements: ReadonlyMap<string, Element>): RenderNode | null {
+export function renderNodeOf(
+  view: ViewState,
+  id: string,
+  elements: ReadonlyMap<string, Element>,
+  /** A heatmap's fill (#rrggbb) drawn instead of the node's own; the stored style is not changed. */
+  heatFill?: string,
+): RenderNode | null {
   const n = view.nodes.get(id);
   if (!n) return null;
   const el = n.element_id ? elements.get(n.element_id) : undefined;
@@ -19,7 +25,7 @@ export function renderNodeOf(view: ViewState, id: string, elements: ReadonlyMap<
     h: n.h,
     parentId: n.parentId,
     label: n.label ?? null,
-    style: (n.style ?? null) as RenderNode["style"],
+    style: (heatFill ? { ...(n.style ?? {}), fill: rgbOf(heatFill) } : (n.style ?? null)) as RenderNode["style"],
     element: el ? { type: el.type, name: el.name, iconPack: typeof icon === "string" ? icon : null } : null,
   };
 }
@@ -74,4 +80,9 @@ export function renderConnectionsOf(
     });
   }
   return out;
+}
+
+function rgbOf(hex: string): { r: number; g: number; b: number } {
+  const n = Number.parseInt(hex.slice(1, 7), 16);
+  return { r: (n >> 16) & 255, g: (n >> 8) & 255, b: n & 255 };
 }

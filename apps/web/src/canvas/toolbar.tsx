@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { useStore } from "../app/store.ts";
 import type { Alignment } from "./arrange.ts";
+import { ColourBy } from "./colour-by.tsx";
 import { editor } from "./editor-store.ts";
 import type { Command } from "./history.ts";
 
@@ -85,6 +86,7 @@ export function ViewToolbar(props: {
           100%
         </button>
       </div>
+      <ColourBy readOnly={props.readOnly} />
       {props.readOnly ? null : (
         <fieldset class="tool-group tool-secondary" id="tools-arrange">
           <legend class="visually-hidden">Arrange</legend>

@@ -7,6 +7,7 @@ import { words } from "../ui/form.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
 import { alignChanges, distributeChanges, moveChanges, topSelected } from "./arrange.ts";
 import { Canvas } from "./canvas.tsx";
+import { CanvasLegend } from "./colour-by.tsx";
 import { ConnectDialog } from "./connect-dialog.tsx";
 import { editor, setSelected, setViewport } from "./editor-store.ts";
 import { downloadViewImage } from "./export-image.ts";
@@ -53,7 +54,7 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
   useEffect(() => {
     let live = true;
     clearHistory();
-    editor.set((s) => ({ ...s, view: null, selected: new Set(), placing: null, connecting: false }));
+    editor.set((s) => ({ ...s, view: null, selected: new Set(), placing: null, connecting: false, highlight: null }));
     setError(null);
     loadView(props.viewId)
       .then(() => live && requestAnimationFrame(() => fitToScreen(containerRef.current)))
@@ -272,6 +273,7 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
             onDropElement={onDropElement}
             onKeyDown={onKeyDown}
           />
+          <CanvasLegend />
           {view.nodes.size === 0 ? (
             <p class="canvas-hint">
               {props.readOnly

@@ -9,6 +9,7 @@ import { EditingNotice } from "../live/avatars.tsx";
 import { ConfirmDialog } from "../ui/dialog.tsx";
 import { words } from "../ui/form.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
+import { ElementAnalysis } from "./analysis-panel.tsx";
 import { ConflictBox, useMergingSave } from "./conflict.tsx";
 import { NewRelationshipDialog } from "./element-dialogs.tsx";
 import { IconPicker } from "./icon-picker.tsx";
@@ -114,7 +115,7 @@ function Properties(props: {
 }
 
 /** Where the selected element is used: its relationships and the views that show it. */
-function Analysis(props: { element: Element }) {
+function Analysis(props: { element: Element; editable: boolean }) {
   const relationships = useStore(model, (s) => s.relationships);
   const elements = useStore(model, (s) => s.elements);
   const [views, setViews] = useState<ElementViewRef[] | null>(null);
@@ -131,6 +132,7 @@ function Analysis(props: { element: Element }) {
   return (
     <section class="panel-section" aria-labelledby="analysis-title">
       <h3 id="analysis-title">Analysis</h3>
+      <ElementAnalysis element={props.element} editable={props.editable} />
       <h4>Relationships ({rels.length})</h4>
       <ul class="ref-list">
         {rels.map((r) => {
@@ -273,7 +275,7 @@ function ElementPanel(props: { element: Element; editable: boolean }) {
           </button>
         </div>
       ) : null}
-      <Analysis element={el} />
+      <Analysis element={el} editable={props.editable} />
       {relating ? <NewRelationshipDialog source={el} onClose={() => setRelating(false)} /> : null}
       {confirm ? (
         <ConfirmDialog

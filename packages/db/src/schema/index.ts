@@ -3,6 +3,7 @@ export * from "./accounts.ts";
 export * from "./api-tokens.ts";
 export * from "./audit-events.ts";
 export * from "./change-log.ts";
+export * from "./colourings.ts";
 export * from "./connections.ts";
 export * from "./dashboards.ts";
 export * from "./data-repairs.ts";

@@ -210,6 +210,10 @@ export const routeTable: readonly RouteRule[] = [
   r("POST", "/api/workspaces/:id/validate", "tenant", "any", "workspace-param", { need: read }),
   // The change log: every role that reads a workspace reads its history
   r("GET", "/api/workspaces/:id/history", "tenant", "any", "workspace-param", { need: read }),
+  // Saved colourings (heatmaps): every reader uses them, editors save and delete them
+  r("GET", "/api/workspaces/:id/colourings", "tenant", "any", "workspace-param", { need: read }),
+  r("POST", "/api/workspaces/:id/colourings", "tenant", "any", "workspace-param", { need: write }),
+  r("DELETE", "/api/workspaces/:id/colourings/:colouringId", "tenant", "any", "workspace-param", { need: write }),
   model("GET", "/api/elements/:id/history"),
   model("GET", "/api/relationships/:id/history"),
   model("GET", "/api/views/:id/history"),

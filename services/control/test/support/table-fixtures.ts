@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import {
   apiTokens,
+  colourings,
   invitations,
   memberships,
   oauthClients,
@@ -89,6 +90,14 @@ export function createFixtures(h: Harness, ownerToken: string) {
         })
         .returning({ id: workspaceVersions.id });
       return must(row, "the fixture version").id;
+    },
+    /** A saved colouring of the workspace, written in the database (as the version above). */
+    async colouring(ws: string) {
+      const [row] = await h.db
+        .insert(colourings)
+        .values({ workspaceId: ws, name: unique("C"), colorBy: "relationship_count" })
+        .returning({ id: colourings.id });
+      return must(row, "the fixture colouring").id;
     },
     /** An element and the revision of the change that created it. */
     async createdElement() {

@@ -215,6 +215,11 @@ export const requests: Record<string, Builder> = {
     }),
   "POST /api/workspaces/:id/history/:revision/revert": async (f, c, real) =>
     p(`/api/workspaces/${c.home.ws}/history/${real ? (await f.createdElement()).revision : 1}/revert`),
+  "GET /api/workspaces/:id/colourings": async (_f, c) => p(`/api/workspaces/${c.home.ws}/colourings`),
+  "POST /api/workspaces/:id/colourings": async (_f, c) =>
+    p(`/api/workspaces/${c.home.ws}/colourings`, { name: "Table", color_by: "relationship_count" }),
+  "DELETE /api/workspaces/:id/colourings/:colouringId": async (f, c, real) =>
+    p(`/api/workspaces/${c.home.ws}/colourings/${real ? await f.colouring(c.home.ws) : crypto.randomUUID()}`),
   "GET /api/workspaces/:id/history": async (_f, c) => p(`/api/workspaces/${c.home.ws}/history?limit=5`),
   "GET /api/workspaces/:id/events": async (_f, c) => p(`/api/workspaces/${c.home.ws}/events`),
   "GET /api/workspaces/:id/presence": async (_f, c) => p(`/api/workspaces/${c.home.ws}/presence`),

@@ -3,22 +3,38 @@ import {
   AddToViewResult,
   addToView,
   analyzeImpact,
+  Colouring,
+  ColouringList,
+  CreateColouringInput,
   DerivedQuery,
   DerivedResult,
+  deleteColouring,
   deriveRelationships,
   GapImageQuery,
   GapQuery,
   GapResult,
   ImpactQuery,
   ImpactResult,
+  listColourings,
   plateauGap,
+  type RequestContext,
   renderPlateauGap,
+  saveColouring,
 } from "@ams/model";
+import { AppError } from "@ams/shared";
 import { registerRoute } from "@ams/shared/http";
 import { z } from "@hono/zod-openapi";
 import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Analysis"];
+
+/** The workspace the gateway authorized (path :id); the context names it, anything else is not this workspace. */
+function inWorkspace(ctx: RequestContext, id: string): RequestContext {
+  if (ctx.workspaceId !== id) throw new AppError("NOT_FOUND", `Workspace '${id}' not found`);
+  return ctx;
+}
+
+const ColouringParams = z.object({ id: z.string(), colouringId: z.string().min(1).max(100) });
 
 /** Impact analysis, derived relationships and plateau gaps: reads over the model's own tables, always current. */
 export function registerAnalysisRoutes(app: TenantApp) {
@@ -117,5 +133,48 @@ export function registerAnalysisRoutes(app: TenantApp) {
       output: { schema: AddToViewResult, status: 201, description: "The nodes and connections added" },
     },
     (c, { params, body }) => addToView({ ctx: c.var.ctx, input: { ...body, view_id: params.id } }),
+  );
+  registerRoute(
+    app,
+    {
+      method: "get",
+      path: "/api/workspaces/{id}/colourings",
+      tags,
+      operationId: "listColourings",
+      description: "The workspace's saved colourings (a heatmap's property or metric and palette under a name).",
+      params: IdParam,
+      output: { schema: ColouringList, description: "Saved colourings by name" },
+    },
+    (c, { params }) => listColourings({ ctx: inWorkspace(c.var.ctx, params.id) }),
+  );
+  registerRoute(
+    app,
+    {
+      method: "post",
+      path: "/api/workspaces/{id}/colourings",
+      tags,
+      operationId: "saveColouring",
+      description:
+        "Saves a colouring for everyone in the workspace; one of the same name is replaced. `color_by` must be a " +
+        "property of the workspace or a metric (422 otherwise), `palette` one of the heatmap's.",
+      params: IdParam,
+      body: CreateColouringInput,
+      output: { schema: Colouring, status: 201, description: "Saved" },
+    },
+    (c, { params, body }) => saveColouring({ ctx: inWorkspace(c.var.ctx, params.id), input: body }),
+  );
+  registerRoute(
+    app,
+    {
+      method: "delete",
+      path: "/api/workspaces/{id}/colourings/{colouringId}",
+      tags,
+      operationId: "deleteColouring",
+      description: "Deletes a saved colouring; no view changes.",
+      params: ColouringParams,
+    },
+    async (c, { params }) => {
+      await deleteColouring({ ctx: inWorkspace(c.var.ctx, params.id), input: { colouringId: params.colouringId } });
+    },
   );
 }
