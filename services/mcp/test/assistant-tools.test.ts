@@ -280,6 +280,23 @@ test("plateau_gap compares two plateaus; a plateau id that is not one is an isEr
   expect(textOf(bad)).toContain("not a Plateau");
 });
 
+test("validate_model lists the model's problems with a fix hint each; an unknown rule is an error", async () => {
+  const a = await structured("create_element", { type: "ApplicationComponent", name: "Lonely twin" });
+  await structured("create_element", { type: "ApplicationComponent", name: "lonely  twin" });
+  const result = await structured("validate_model", { include: ["documentation_missing"], limit: 500 });
+  const mine = result.issues.filter((i: { object: { id: string } }) => i.object.id === a.id);
+  expect(mine.map((i: { rule: string }) => i.rule).sort()).toEqual(["documentation_missing", "element_on_no_view"]);
+  expect(result.issues.some((i: { rule: string }) => i.rule === "duplicate_element")).toBe(true);
+  expect(mine[0].fix_hint).toBeTruthy();
+  expect(result.counts.total).toBeGreaterThanOrEqual(3);
+  const bad = (await client.callTool({
+    name: "validate_model",
+    arguments: { include: ["spelling"] },
+  })) as CallToolResult;
+  expect(bad.isError).toBe(true);
+  expect(textOf(bad)).toContain("unknown rule 'spelling'");
+});
+
 test("every added tool was called (the graph and history tools in their own files)", () => {
   expect(workspaceId).toBeTruthy();
   const elsewhere = [...GRAPH_TOOLS, ...HISTORY_TOOLS];

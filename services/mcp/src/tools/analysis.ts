@@ -7,6 +7,9 @@ import {
   IMPACT_MAX_DEPTH,
   ImpactResult,
   plateauGap,
+  ValidateInput,
+  ValidationResult,
+  validateModel,
 } from "@ams/model";
 import { z } from "zod";
 import { data, defineTool, READ } from "./define.ts";
@@ -98,5 +101,22 @@ export const analysisTools = [
     annotations: READ,
     run: async ({ ctx }, { from_plateau_id, to_plateau_id }) =>
       data(await plateauGap({ ctx, input: { from: from_plateau_id, to: to_plateau_id } })),
+  }),
+
+  defineTool({
+    name: "validate_model",
+    title: "Validate the model (built-in and organization rules)",
+    description:
+      "Checks the active workspace's model and lists its problems, errors first, each with the rule, severity " +
+      "(error, warning, info), the object (kind, id, and the view where it shows), a message and a fix hint. Built-in " +
+      "rules: relationship_not_allowed (not in the ArchiMate 3.1 table), missing_reference, junction_mixed_types, " +
+      "element_not_in_viewpoint, junction_one_sided, element_on_no_view, relationship_on_no_view, empty_view, " +
+      "duplicate_element, nesting_without_relationship, unused_property_definition, and documentation_missing (off " +
+      "unless listed in include). The organization's enabled rules (required properties, allowed values, name " +
+      "patterns, forbidden relationships, maximum nesting) apply too unless organization_rules is false. Reads only.",
+    input: ValidateInput,
+    output: ValidationResult,
+    annotations: READ,
+    run: async ({ ctx }, input) => data(await validateModel({ ctx, input })),
   }),
 ];

@@ -59,6 +59,7 @@ export const ADDED_TOOLS = [
   "analyze_impact",
   "derive_relationships",
   "plateau_gap",
+  "validate_model",
 ];
 
 export const ALL_TOOLS = [...SPEC_TOOLS, ...ADDED_TOOLS];
