@@ -8,34 +8,45 @@ import { type ImportWarning, ImportWarnings } from "../ui/import-warnings.tsx";
 import { notify } from "../ui/notices.tsx";
 import { loadModel, model, openView } from "./model-store.ts";
 
+type Format = "xml" | "csv";
+
 function ImportDialog(props: { onClose(): void }) {
   const workspaceId = useStore(model, (s) => s.workspaceId);
-  const [file, setFile] = useState<File | null>(null);
+  const [format, setFormat] = useState<Format>("xml");
+  const [files, setFiles] = useState<File[]>([]);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [warnings, setWarnings] = useState<ImportWarning[] | null>(null);
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!file || !workspaceId) return;
+    if (files.length === 0 || !workspaceId) return;
     setError(null);
     const form = new FormData();
-    form.set("file", file);
+    if (format === "xml") form.set("file", files[0] as File);
+    else for (const f of files) form.append("file", f, f.name);
     try {
       setProgress(0);
-      const result = await upload<ImportResult>("/api/import", form, setProgress);
+      const result = await upload<ImportResult>(`/api/import?format=${format}`, form, setProgress);
       await loadModel(workspaceId);
-      openView(model.get().views[0]?.id ?? null);
-      notify("The model was imported.");
+      if (format === "xml") openView(model.get().views[0]?.id ?? null);
+      notify(
+        format === "csv"
+          ? `The CSV files were imported: ${result.created ?? 0} created, ${result.updated ?? 0} updated.`
+          : "The model was imported.",
+      );
       if (result.warnings.length) setWarnings(result.warnings);
       else props.onClose();
     } catch (err) {
-      setError(`${describeError(err)} Nothing was changed: the previous model is intact.`);
+      setError(`${describeError(err)} Nothing was changed: the model is as it was.`);
     } finally {
       setProgress(null);
     }
   };
   return (
-    <Dialog title="Import an Open Exchange file" onClose={props.onClose}>
+    <Dialog
+      title={format === "xml" ? "Import an Open Exchange file" : "Import Archi CSV files"}
+      onClose={props.onClose}
+    >
       {warnings ? (
         <div class="dialog-body">
           <ImportWarnings warnings={warnings} />
@@ -47,15 +58,54 @@ function ImportDialog(props: { onClose(): void }) {
         </div>
       ) : (
         <form class="dialog-body" onSubmit={submit}>
-          <p>The file replaces the whole model of this workspace. If it is refused, nothing changes.</p>
+          <fieldset class="field import-format">
+            <legend>Format</legend>
+            <label class="radio">
+              <input
+                type="radio"
+                name="imp-format"
+                checked={format === "xml"}
+                onChange={() => {
+                  setFormat("xml");
+                  setFiles([]);
+                }}
+              />
+              Open Exchange XML (replaces the model)
+            </label>
+            <label class="radio">
+              <input
+                type="radio"
+                name="imp-format"
+                checked={format === "csv"}
+                onChange={() => {
+                  setFormat("csv");
+                  setFiles([]);
+                }}
+              />
+              Archi CSV (updates by ID)
+            </label>
+          </fieldset>
+          {format === "xml" ? (
+            <p>The file replaces the whole model of this workspace. If it is refused, nothing changes.</p>
+          ) : (
+            <p>
+              Archi's elements.csv, relations.csv and properties.csv (or a ZIP of them): a row whose ID exists updates
+              that element or relationship, a new ID creates one. If any row is refused, nothing changes.
+            </p>
+          )}
           <div class="field">
-            <label for="imp-file">Open Exchange XML file</label>
+            <label for="imp-file">{format === "xml" ? "Open Exchange XML file" : "Archi CSV files or ZIP"}</label>
             <input
+              key={format}
               id="imp-file"
               type="file"
               required
-              accept=".xml,application/xml,text/xml"
-              onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+              multiple={format === "csv"}
+              accept={format === "xml" ? ".xml,application/xml,text/xml" : ".csv,text/csv,.zip,application/zip"}
+              onChange={(e) => {
+                setError(null);
+                setFiles([...(e.currentTarget.files ?? [])]);
+              }}
             />
           </div>
           {progress !== null ? (
@@ -64,7 +114,11 @@ function ImportDialog(props: { onClose(): void }) {
             </progress>
           ) : null}
           <FormError error={error} />
-          <DialogActions onCancel={props.onClose} submit="Import and replace" disabled={!file || progress !== null} />
+          <DialogActions
+            onCancel={props.onClose}
+            submit={format === "xml" ? "Import and replace" : "Import and update"}
+            disabled={files.length === 0 || progress !== null}
+          />
         </form>
       )}
     </Dialog>
@@ -86,6 +140,14 @@ export function TransferMenu(props: { editable: boolean }) {
       </a>
       <a class="button" href="/api/export/zip" download>
         Export ZIP
+      </a>
+      <a
+        class="button"
+        href="/api/export?format=csv"
+        download
+        title="Archi's elements.csv, relations.csv, properties.csv in a ZIP"
+      >
+        Export CSV
       </a>
       {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
     </div>

@@ -135,7 +135,7 @@ function cellsOf(table: CsvTable, r: CsvRecord): Cell {
     if (column >= 2 && FORMULA_START.test(value)) {
       throw csvError(
         locate(table.file, r.row, r.line, table.header[column]),
-        `'${value.slice(0, 40)}' looks like a spreadsheet formula (starts with ${value[0]}); formula cells are refused. Prefix it with a single quote (') to import it as text`,
+        `'${value.slice(0, 40)}' looks like a spreadsheet formula (starts with ${value[0]}); formula cells are refused. Prefix it with a single quote (') to import it as text.`,
       );
     }
     return value;
