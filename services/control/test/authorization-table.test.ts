@@ -51,6 +51,10 @@ function expected(rule: RouteRule, p: Persona): Expected {
 /** What "allowed" answers when the route is reached with a well-formed request. */
 const passedAccess = (s: number) => s !== 401 && s !== 403;
 const allowedStatus: Record<string, (s: number, p: Persona) => boolean> = {
+  // Past the gateway (model:write) only its author, an owner/admin or a platform admin discards a draft (the
+  // fixture's drafts have no author): drafts/review.ts.
+  "POST /api/drafts/:id/discard": (s, p) =>
+    s === (p.role === "owner" || p.role === "admin" || p.platformAdmin ? 200 : 403),
   // Signed-in browsers carry a refresh cookie (204); bearer callers have none (401 by design, see refresh.test.ts).
   "POST /api/auth/refresh": (s, p) => s === (p.kind === "session" ? 204 : 401),
   // Plugin semantics (404 for an unknown or disabled pack) belong to the plugins issue: access is what counts here.

@@ -25,6 +25,7 @@ import { type TenantEnv, verifyServiceToken } from "./middleware/service-auth.ts
 import { registerAnalysisRoutes } from "./routes/analysis.ts";
 import { registerChangeLogRoutes } from "./routes/change-log.ts";
 import { registerDashboardRoutes } from "./routes/dashboards.ts";
+import { registerDraftRoutes } from "./routes/drafts.ts";
 import { registerElementRoutes } from "./routes/elements.ts";
 import { registerExploreRoutes } from "./routes/explore.ts";
 import { registerFolderRoutes } from "./routes/folders.ts";
@@ -126,6 +127,7 @@ export function createTenantApp(deps: TenantDeps) {
   registerViewRoutes(app);
   registerPropertyDefinitionRoutes(app);
   registerHistoryRoutes(app);
+  registerDraftRoutes(app);
   registerAnalysisRoutes(app);
   registerValidationRoutes(app);
   registerChangeLogRoutes(app);

@@ -28,6 +28,11 @@ export const apiTokens = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     mcpOnly: boolean("mcp_only").notNull().default(false),
+    /**
+     * An assistant's token (set when created, and for every OAuth-connected MCP client): where the organization has
+     * "assistants write to drafts" on, its MCP session writes into a draft, never a base workspace.
+     */
+    assistant: boolean("assistant").notNull().default(false),
   },
   (t) => [index("api_tokens_user_idx").on(t.userId)],
 );

@@ -7,6 +7,7 @@ export * from "./colourings.ts";
 export * from "./connections.ts";
 export * from "./dashboards.ts";
 export * from "./data-repairs.ts";
+export * from "./drafts.ts";
 export * from "./elements.ts";
 export * from "./folders.ts";
 export * from "./graph-jobs.ts";

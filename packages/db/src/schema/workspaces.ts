@@ -23,6 +23,11 @@ export const workspaces = pgTable(
      * except what versions need: a state at or before it is reconstructed only at a version's revision.
      */
     historyCompactedThrough: bigint("history_compacted_through", { mode: "number" }).notNull().default(0),
+    /**
+     * Set when the workspace no longer takes changes (a draft merged, discarded or closed): the reason, which the
+     * change log's openChange answers as 409. On this row so that a writer waiting on its lock re-reads it.
+     */
+    readOnlyReason: text("read_only_reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

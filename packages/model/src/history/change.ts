@@ -127,6 +127,7 @@ async function openChange(database: Database, tx: DbOrTx, workspaceId: string, s
     sql`with r as (
           update workspaces set revision = revision + 1, updated_at = now()
           where id = ${workspaceId} and coalesce(current_setting('ams.revision', true), '') = ''
+            and read_only_reason is null
           returning revision)
         select revision, set_config('ams.revision', revision::text, true), set_config('ams.workspace', ${workspaceId}, true),
           set_config('ams.seq', '0', true)
@@ -137,6 +138,13 @@ async function openChange(database: Database, tx: DbOrTx, workspaceId: string, s
     const open = await openChangeOf(database, tx);
     if (open)
       throw new AppError("INTERNAL", `A change group is already open in this transaction (${open.workspaceId})`);
+    // A merged, discarded or closed draft: read-only, and the reason says why (read after the row's lock was
+    // waited for, so a merge that committed meanwhile is seen).
+    const [ro] = await database.rows<{ reason: string | null }>(
+      sql`select read_only_reason as reason from workspaces where id = ${workspaceId}`,
+      tx,
+    );
+    if (ro?.reason) throw new AppError("CONFLICT", ro.reason);
     throw new AppError("NOT_FOUND", `Workspace '${workspaceId}' not found`);
   }
   return { workspaceId, revision: Number(row.revision), summary };

@@ -59,6 +59,10 @@ export async function compactWorkspaceHistory(
             where e.workspace_id = ${workspaceId} and e.revision = x.revision and e.seq = x.seq and x.detailed
               and not exists (select 1 from workspace_versions v
                               where v.workspace_id = ${workspaceId} and v.revision >= x.prev and v.revision < x.revision)
+              -- An open draft's merge reads its base's entries after the fork and its own whole log.
+              and not exists (select 1 from drafts dr where dr.state in ('open', 'submitted')
+                              and (dr.workspace_id = ${workspaceId}
+                                or (dr.base_workspace_id = ${workspaceId} and dr.base_revision < x.revision)))
             returning 1)
           select count(*) as n from d`,
       tx,
@@ -94,6 +98,11 @@ export async function compactHistory(
 ): Promise<WorkspaceCompaction[]> {
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
   const out: WorkspaceCompaction[] = [];
+  // Drafts merged, discarded or closed (their base deleted) longer ago than the retention go, with their history.
+  await database.rows(
+    sql`delete from workspaces where id in (select workspace_id from drafts
+          where state in ('merged', 'discarded', 'closed') and closed_at < ${cutoff.toISOString()}::timestamptz)`,
+  );
   for (const id of await workspacesToCompact(database, cutoff)) {
     const done = await compactWorkspaceHistory(database, id, retentionDays, now);
     if (done) out.push(done);

@@ -44,8 +44,23 @@ export const ModelInfo = z.looseObject({
     })
     .nullable(),
   counts: z.record(z.string(), z.number()).nullable(),
+  draft: z
+    .object({
+      base_workspace_id: z.string().nullable(),
+      base_name: z.string(),
+      base_revision: z.number().int(),
+      state: z.string(),
+    })
+    .nullable()
+    .optional()
+    .describe("When the active workspace is a draft: its base and state (GET /api/drafts/:id for the rest)"),
 });
 export type ModelInfo = z.infer<typeof ModelInfo>;
 
 export const SaveResult = z.object({ saved: z.boolean(), message: z.string() });
 export type SaveResult = z.infer<typeof SaveResult>;
+
+export const DeletedWorkspace = z.object({
+  closed_drafts: z.number().int().describe("Open drafts of the workspace that were closed (kept read-only for export)"),
+});
+export type DeletedWorkspace = z.infer<typeof DeletedWorkspace>;

@@ -12,7 +12,14 @@ import {
   type WorkspaceRow,
   workspaceColumns,
 } from "./internal.ts";
-import type { CreateWorkspaceInput, ModelInfo, SaveResult, UpdateWorkspaceInput, Workspace } from "./schemas.ts";
+import type {
+  CreateWorkspaceInput,
+  DeletedWorkspace,
+  ModelInfo,
+  SaveResult,
+  UpdateWorkspaceInput,
+  Workspace,
+} from "./schemas.ts";
 
 function requireOrganization(ctx: RequestContext): string {
   if (!ctx.organizationId) throw new AppError("FORBIDDEN", "You are not a member of any organization");
@@ -25,6 +32,7 @@ export async function listWorkspaces({ ctx }: Verb): Promise<Workspace[]> {
   const pinned = ctx.pinnedWorkspaceId;
   const rows = await ctx.database.rows<WorkspaceRow>(
     sql`select ${workspaceColumns} from workspaces where organization_id = ${org} and ${visibleWorkspace(ctx)}
+        and not exists (select 1 from drafts d where d.workspace_id = workspaces.id)
         ${pinned ? sql`and id = ${pinned}` : sql``} order by created_at, id`,
   );
   return rows.map((r) => toWorkspace(r, ctx.workspaceId));
@@ -94,13 +102,16 @@ export async function updateWorkspace({ ctx, input }: Verb<UpdateWorkspaceInput 
   return toWorkspace(row, ctx.workspaceId);
 }
 
-/** Deletes the workspace and its model; a caller whose active workspace it was moves to another of the organization. */
-export async function deleteWorkspace({ ctx, input }: Verb<{ id: string }>): Promise<void> {
+/**
+ * Deletes the workspace and its model; a caller whose active workspace it was moves to another of the organization.
+ * Its open drafts are closed (read-only, kept for export until HISTORY_RETENTION_DAYS): the answer counts them.
+ */
+export async function deleteWorkspace({ ctx, input }: Verb<{ id: string }>): Promise<DeletedWorkspace> {
   requireCapability(ctx, "workspace:write");
   const org = requireOrganization(ctx);
   const { database } = ctx;
+  let closed = 0;
   await database.db.transaction(async (tx) => {
-    await getWorkspaceRow(ctx, org, input.id, tx);
     const [sel] = await database.rows<{ workspace_id: string | null }>(
       sql`select workspace_id from user_selections where user_id = ${ctx.userId}`,
       tx,
@@ -113,6 +124,21 @@ export async function deleteWorkspace({ ctx, input }: Verb<{ id: string }>): Pro
           where workspace_id = ${input.id} and user_id <> ${ctx.userId}`,
       tx,
     );
+    // Its drafts are closed, not deleted: kept read-only (for export) until HISTORY_RETENTION_DAYS removes them.
+    const base = await getWorkspaceRow(ctx, org, input.id, tx);
+    const closedDrafts = await database.rows<{ id: string }>(
+      sql`update drafts set state = 'closed', closed_at = now(),
+            closed_reason = ${`Its base workspace '${base.name}' was deleted`}
+          where base_workspace_id = ${input.id} and state in ('open', 'submitted') returning workspace_id as id`,
+      tx,
+    );
+    await database.rows(
+      sql`update workspaces set read_only_reason = ${`Its base workspace '${base.name}' was deleted: the draft is read-only`}
+          where id in (select workspace_id from drafts where base_workspace_id = ${input.id})
+            and read_only_reason is null`,
+      tx,
+    );
+    closed = closedDrafts.length;
     await database.rows(sql`delete from workspaces where id = ${input.id} and organization_id = ${org}`, tx);
     if (!sel || sel.workspace_id === input.id || sel.workspace_id === null) {
       const [next] = await database.rows<{ id: string }>(
@@ -122,6 +148,7 @@ export async function deleteWorkspace({ ctx, input }: Verb<{ id: string }>): Pro
       await selectWorkspace(database, ctx.userId, org, next?.id ?? null, tx);
     }
   });
+  return { closed_drafts: closed };
 }
 
 /** Makes the workspace (and its organization) the caller's active choice. */
@@ -152,6 +179,15 @@ export async function getModelInfo({ ctx }: Verb): Promise<ModelInfo> {
           (select count(*)::int from views where workspace_id = ${row.id}) as views,
           (select count(*)::int from property_definitions where workspace_id = ${row.id}) as property_definitions`,
   );
+  const [draft] = await ctx.database.rows<{
+    base_workspace_id: string | null;
+    base_name: string;
+    base_revision: string | number;
+    state: string;
+  }>(
+    sql`select d.base_workspace_id, coalesce(b.name, d.base_name) as base_name, d.base_revision, d.state
+        from drafts d left join workspaces b on b.id = d.base_workspace_id where d.workspace_id = ${row.id}`,
+  );
   const { model, ...ws } = row;
   return {
     workspace: toWorkspace(ws, row.id),
@@ -164,6 +200,7 @@ export async function getModelInfo({ ctx }: Verb): Promise<ModelInfo> {
       metadata: (model.metadata as { entries?: unknown[] } | undefined)?.entries ?? [],
     },
     counts: counts ?? {},
+    draft: draft ? { ...draft, base_revision: Number(draft.base_revision) } : null,
   };
 }
 

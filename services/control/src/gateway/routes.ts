@@ -208,6 +208,19 @@ export const routeTable: readonly RouteRule[] = [
   r("POST", "/api/workspaces/:id/history/:revision/revert", "tenant", "any", "workspace-param", { need: write }),
   // Validation reads the model: every reader may run it
   r("POST", "/api/workspaces/:id/validate", "tenant", "any", "workspace-param", { need: read }),
+  // Drafts and review: a draft is a workspace (:id of /api/drafts is the draft's own workspace id); forking and
+  // merging write (merge also needs the base visible, checked by the verb), reviewing and discarding are further
+  // limited by the verbs (discard: its author or an owner), commenting is open to every reader
+  r("POST", "/api/workspaces/:id/drafts", "tenant", "any", "workspace-param", { need: write }),
+  r("GET", "/api/workspaces/:id/drafts", "tenant", "any", "workspace-param", { need: read }),
+  r("GET", "/api/drafts/:id", "tenant", "any", "workspace-param", { need: read }),
+  r("GET", "/api/drafts/:id/changes", "tenant", "any", "workspace-param", { need: read }),
+  r("GET", "/api/drafts/:id/conflicts", "tenant", "any", "workspace-param", { need: read }),
+  r("POST", "/api/drafts/:id/merge", "tenant", "any", "workspace-param", { need: write }),
+  r("POST", "/api/drafts/:id/submit", "tenant", "any", "workspace-param", { need: write }),
+  r("POST", "/api/drafts/:id/reviews", "tenant", "any", "workspace-param", { need: write }),
+  r("POST", "/api/drafts/:id/comments", "tenant", "any", "workspace-param", { need: read }),
+  r("POST", "/api/drafts/:id/discard", "tenant", "any", "workspace-param", { need: write }),
   // The change log: every role that reads a workspace reads its history
   r("GET", "/api/workspaces/:id/history", "tenant", "any", "workspace-param", { need: read }),
   // Saved colourings (heatmaps): every reader uses them, editors save and delete them

@@ -83,11 +83,29 @@ function expected(rule: RouteRule, p: Persona): Expected {
   return "allowed";
 }
 
-/** Workspace routes whose request builder aims at a fresh workspace of the organization, not the caller's home one. */
-const FRESH_WORKSPACE = new Set(["DELETE /api/workspaces/:id", "PUT /api/workspaces/:id/teams"]);
+/**
+ * Workspace routes whose request builder aims at a fresh workspace of the organization, not the caller's home one
+ * (a draft is a workspace of its own: a token pinned to its base does not reach it).
+ */
+const FRESH_WORKSPACE = new Set([
+  "DELETE /api/workspaces/:id",
+  "PUT /api/workspaces/:id/teams",
+  "GET /api/drafts/:id",
+  "GET /api/drafts/:id/changes",
+  "GET /api/drafts/:id/conflicts",
+  "POST /api/drafts/:id/merge",
+  "POST /api/drafts/:id/submit",
+  "POST /api/drafts/:id/reviews",
+  "POST /api/drafts/:id/comments",
+  "POST /api/drafts/:id/discard",
+]);
 
 const passedAccess = (s: number) => s !== 401 && s !== 403;
 const allowedStatus: Record<string, (s: number, p: Persona) => boolean> = {
+  // Past the gateway (model:write) only its author, an owner/admin or a platform admin discards a draft (the
+  // fixture's drafts have no author): drafts/review.ts.
+  "POST /api/drafts/:id/discard": (s, p) =>
+    s === (p.role === "owner" || p.role === "admin" || p.platformAdmin ? 200 : 403),
   "GET /api/plugins/:pluginSlug/icons/:iconSlug": passedAccess,
   "GET /api/platform/plugins/:slug": passedAccess,
   "PUT /api/platform/plugins/:slug": passedAccess,

@@ -137,6 +137,18 @@ export function createFixtures(h: Harness, ownerToken: string) {
     async workspace(org: string) {
       return (await h.workspace(org, unique("W"))).id;
     },
+    /** An open, empty draft of workspace `ws` by nobody in particular (only an owner may discard it), in the database. */
+    async draft(ws: string) {
+      const name = unique("Draft");
+      const [row] = (await h.db.execute(
+        sql`with w as (insert into workspaces (organization_id, name)
+              select organization_id, ${name} from workspaces where id = ${ws} returning id, organization_id)
+            insert into drafts (workspace_id, organization_id, base_workspace_id, base_name, base_revision)
+            select w.id, w.organization_id, ${ws}, 'Base', (select revision from workspaces where id = ${ws}) from w
+            returning workspace_id as id`,
+      )) as unknown as { id: string }[];
+      return must(row, "the fixture draft").id;
+    },
     /** A user row without credentials (enough to be a member). */
     async account() {
       const id = randomUUID();

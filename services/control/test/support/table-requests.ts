@@ -6,6 +6,8 @@ type Builder = (f: Fixtures, caller: Caller, real: boolean) => Promise<Prepared>
 
 const missing = "id-missing";
 const p = (path: string, body?: unknown): Prepared => ({ path, body });
+/** A real draft of the caller's home workspace, or (refused before any lookup) the home workspace's id. */
+const draftOf = async (f: Fixtures, c: Caller, real: boolean) => (real ? f.draft(c.home.ws) : c.home.ws);
 let clients = 0;
 let registered = 0;
 /** A new client address per call, for the anonymous routes that count per address. */
@@ -221,6 +223,18 @@ export const requests: Record<string, Builder> = {
   "DELETE /api/workspaces/:id/colourings/:colouringId": async (f, c, real) =>
     p(`/api/workspaces/${c.home.ws}/colourings/${real ? await f.colouring(c.home.ws) : crypto.randomUUID()}`),
   "GET /api/workspaces/:id/history": async (_f, c) => p(`/api/workspaces/${c.home.ws}/history?limit=5`),
+  "POST /api/workspaces/:id/drafts": async (_f, c) => p(`/api/workspaces/${c.home.ws}/drafts`, { name: "Table" }),
+  "GET /api/workspaces/:id/drafts": async (_f, c) => p(`/api/workspaces/${c.home.ws}/drafts`),
+  "GET /api/drafts/:id": async (f, c, real) => p(`/api/drafts/${await draftOf(f, c, real)}`),
+  "GET /api/drafts/:id/changes": async (f, c, real) => p(`/api/drafts/${await draftOf(f, c, real)}/changes`),
+  "GET /api/drafts/:id/conflicts": async (f, c, real) => p(`/api/drafts/${await draftOf(f, c, real)}/conflicts`),
+  "POST /api/drafts/:id/merge": async (f, c, real) => p(`/api/drafts/${await draftOf(f, c, real)}/merge`, {}),
+  "POST /api/drafts/:id/submit": async (f, c, real) => p(`/api/drafts/${await draftOf(f, c, real)}/submit`),
+  "POST /api/drafts/:id/reviews": async (f, c, real) =>
+    p(`/api/drafts/${await draftOf(f, c, real)}/reviews`, { decision: "approve", comment: "Fine" }),
+  "POST /api/drafts/:id/comments": async (f, c, real) =>
+    p(`/api/drafts/${await draftOf(f, c, real)}/comments`, { text: "Looks right" }),
+  "POST /api/drafts/:id/discard": async (f, c, real) => p(`/api/drafts/${await draftOf(f, c, real)}/discard`),
   "GET /api/workspaces/:id/events": async (_f, c) => p(`/api/workspaces/${c.home.ws}/events`),
   "GET /api/workspaces/:id/presence": async (_f, c) => p(`/api/workspaces/${c.home.ws}/presence`),
   "POST /api/workspaces/:id/presence": async (_f, c) =>

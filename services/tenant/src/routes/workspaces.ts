@@ -81,10 +81,15 @@ export function registerWorkspaceRoutes(app: TenantApp, opts: WorkspaceRouteOpti
       path: "/api/workspaces/{id}",
       tags,
       operationId: "deleteWorkspace",
+      description:
+        "Deletes the workspace and its model. Its open drafts are closed, kept read-only for export until " +
+        "HISTORY_RETENTION_DAYS; when there were any, the header X-Drafts-Closed says how many.",
       params: IdParam,
     },
     async (c, { params }) => {
-      await deleteWorkspace({ ctx: c.var.ctx, input: params });
+      const { closed_drafts } = await deleteWorkspace({ ctx: c.var.ctx, input: params });
+      // Its open drafts were closed (kept read-only for export): said in a header, the answer stays 204.
+      if (closed_drafts > 0) c.header("x-drafts-closed", String(closed_drafts));
     },
   );
   registerRoute(
