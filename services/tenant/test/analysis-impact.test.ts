@@ -119,3 +119,28 @@ test("a view of the affected elements laid out by layer, made with the view verb
   expect(JSON.stringify(history.body)).toContain(`Added ${ids.length} elements`);
   expect((await org.viewer.post(`/api/views/${view.body.id}/elements`, { element_ids: ids })).status).toBe(403);
 });
+
+test("a view made with its elements in one change: nodes, connections, laid out by layer; a bad id leaves nothing", async () => {
+  const impact = await org.viewer.get("/api/elements/e-mainframe/impact?depth=2");
+  const ids = [
+    "e-mainframe",
+    ...impact.body.layers.flatMap((l: { elements: { id: string }[] }) => l.elements.map((e) => e.id)),
+  ];
+  const before = (await org.viewer.get(`/api/workspaces/${org.workspaceId}/history?limit=1`)).body;
+  const view = await org.editor.post("/api/views", { name: "Impact of Mainframe", element_ids: ids });
+  expect(view.status).toBe(201);
+  expect(view.body.nodes.map((n: { element_id: string }) => n.element_id).sort()).toEqual([...ids].sort());
+  expect(view.body.connections.length).toBeGreaterThanOrEqual(ids.length - 1);
+  const y = (id: string) => view.body.nodes.find((n: { element_id: string }) => n.element_id === id).y;
+  expect(y("e-policy")).toBeLessThan(y("e-mainframe"));
+  // One change group for the view and its content.
+  const after = (await org.viewer.get(`/api/workspaces/${org.workspaceId}/history?limit=1`)).body;
+  expect(after.items[0].revision).toBe(before.items[0].revision + 1);
+  expect(after.items[0].summary).toBe(`Created view 'Impact of Mainframe' with ${ids.length} elements`);
+
+  const views = (await org.viewer.get("/api/views")).body.length;
+  const bad = await org.editor.post("/api/views", { name: "Broken", element_ids: ["e-mainframe", "e-nowhere"] });
+  expect(bad.status).toBe(422);
+  expect(JSON.stringify(bad.body)).toContain("e-nowhere");
+  expect((await org.viewer.get("/api/views")).body.length).toBe(views);
+});

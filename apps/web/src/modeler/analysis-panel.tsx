@@ -61,13 +61,11 @@ function ImpactAnalysis(props: { element: Element; editable: boolean }) {
     setBusy(true);
     try {
       const name = `Impact of ${props.element.name || words(props.element.type)}`;
+      // One change: the view with its elements and their relationships, laid out by layer.
       const created = await api.post<ViewSummary>("/api/views", {
         name,
         documentation: `${DIRECTIONS[direction]}, up to ${depth} relationships away (impact analysis).`,
-      });
-      await api.post(`/api/views/${q(created.id)}/elements`, {
         element_ids: [props.element.id, ...ids].slice(0, 500),
-        layout: "layered",
       });
       await reloadViews();
       openView(created.id);

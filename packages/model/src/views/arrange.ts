@@ -158,96 +158,109 @@ export async function addToView({ ctx, input }: Verb<AddToViewInput & { view_id:
     async (tx, change) => {
       const view = await getViewRow(database, ws, input.view_id, tx);
       change.summary = `Added ${wanted.length === 1 ? "1 element" : `${wanted.length} elements`} to view '${view.name}'`;
-      const found = await database.rows<{ id: string; type: string }>(
-        sql`select id, type from elements where workspace_id = ${ws}
-          and id in (select json_array_elements_text(${JSON.stringify(wanted)}::json))`,
-        tx,
-      );
-      if (found.length !== wanted.length) {
-        const known = new Set(found.map((e) => e.id));
-        const missing = wanted.filter((id) => !known.has(id));
-        throw invalid(
-          "element_ids",
-          `no element ${missing
-            .slice(0, 10)
-            .map((id) => `'${id}'`)
-            .join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""} in this workspace`,
-        );
-      }
-      const typeOf = new Map(found.map((e) => [e.id, e.type]));
-      const { nodes } = await readView(database, tx, ws, input.view_id);
-      const nodeOfElement = new Map<string, string>();
-      for (const n of nodes)
-        if (n.element_id && !nodeOfElement.has(n.element_id)) nodeOfElement.set(n.element_id, n.id);
-      const alreadyShown = wanted.filter((id) => nodeOfElement.has(id));
-      const fresh = wanted.filter((id) => !nodeOfElement.has(id));
-      const created = fresh.map((elementId) => ({ id: newId(), element_id: elementId, x: 0, y: 0, ...NODE }));
-      for (const n of created) nodeOfElement.set(n.element_id, n.id);
-
-      const relationships = input.include_relationships
-        ? await undrawnRelationships(database, tx, ws, input.view_id, wanted, [...nodeOfElement.keys()])
-        : [];
-      // Both ends are on the view by now (undrawnRelationships is given every element with a node).
-      const drawn = relationships.flatMap((r) => {
-        const source = nodeOfElement.get(r.source_id);
-        const target = nodeOfElement.get(r.target_id);
-        return source && target ? [{ id: newId(), relationship_id: r.id, source, target }] : [];
-      });
-
-      // Append: the new nodes laid out among themselves, the block placed below everything on the view.
-      const bendpoints = new Map<string, Point[]>();
-      if (input.layout === "append" && created.length > 0) {
-        const createdIds = new Set(created.map((n) => n.id));
-        const layout = await layeredLayout(
-          created.map((n) => {
-            const type = typeOf.get(n.element_id);
-            return { id: n.id, w: n.w, h: n.h, band: type ? bandOf.get(type) : undefined };
-          }),
-          drawn
-            .filter((c) => createdIds.has(c.source) && createdIds.has(c.target))
-            .map((c) => ({ id: c.id, source: c.source, target: c.target })),
-        );
-        const left = nodes.length ? Math.min(...nodes.map((n) => n.x)) : 0;
-        const bottom = nodes.length ? Math.max(...nodes.map((n) => n.y + n.h)) + GAP - 20 : 0;
-        // ELK's own padding is 20: the block's first row lands GAP below the lowest node (20 from the top when empty).
-        const dx = Math.max(0, left - 20);
-        for (const n of created) {
-          const p = mustExist(layout.positions.get(n.id), `The laid-out position of node ${n.id}`);
-          n.x = p.x + dx;
-          n.y = p.y + bottom;
-        }
-        for (const [id, points] of layout.bendpoints) {
-          bendpoints.set(
-            id,
-            points.map((p) => ({ x: p.x + dx, y: p.y + bottom })),
-          );
-        }
-      }
-      await insertNodes(database, tx, ws, input.view_id, created);
-      await insertConnections(database, tx, ws, input.view_id, drawn, bendpoints);
-      if (input.layout === "layered") {
-        await layoutWholeView(database, tx, ws, input.view_id);
-        const placed = await database.rows<{ id: string; x: number; y: number }>(
-          sql`select id, x, y from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id}
-            and id in (select json_array_elements_text(${JSON.stringify(created.map((n) => n.id))}::json))`,
-          tx,
-        );
-        const at = new Map(placed.map((p) => [p.id, p]));
-        for (const n of created) {
-          const p = mustExist(at.get(n.id), `The placed node ${n.id}`);
-          Object.assign(n, { x: p.x, y: p.y });
-        }
-      }
-      return {
-        view_id: input.view_id,
-        added: created,
-        already_shown: alreadyShown,
-        connections: drawn,
-        layout: input.layout,
-      };
+      return showElements(database, tx, ws, input);
     },
   );
   return { ...out, revision: closed.revision };
+}
+
+/**
+ * add_to_view's work inside a change group the caller holds (addToView's own, or createView's when a view is made
+ * with its elements): nodes for the elements not yet shown, connections for the relationships among them.
+ */
+export async function showElements(
+  database: Database,
+  tx: DbOrTx,
+  ws: string,
+  input: Pick<AddToViewInput, "element_ids" | "include_relationships" | "layout"> & { view_id: string },
+): Promise<Omit<AddToViewResult, "revision">> {
+  const wanted = [...new Set(input.element_ids)];
+  const found = await database.rows<{ id: string; type: string }>(
+    sql`select id, type from elements where workspace_id = ${ws}
+          and id in (select json_array_elements_text(${JSON.stringify(wanted)}::json))`,
+    tx,
+  );
+  if (found.length !== wanted.length) {
+    const known = new Set(found.map((e) => e.id));
+    const missing = wanted.filter((id) => !known.has(id));
+    throw invalid(
+      "element_ids",
+      `no element ${missing
+        .slice(0, 10)
+        .map((id) => `'${id}'`)
+        .join(", ")}${missing.length > 10 ? ` and ${missing.length - 10} more` : ""} in this workspace`,
+    );
+  }
+  const typeOf = new Map(found.map((e) => [e.id, e.type]));
+  const { nodes } = await readView(database, tx, ws, input.view_id);
+  const nodeOfElement = new Map<string, string>();
+  for (const n of nodes) if (n.element_id && !nodeOfElement.has(n.element_id)) nodeOfElement.set(n.element_id, n.id);
+  const alreadyShown = wanted.filter((id) => nodeOfElement.has(id));
+  const fresh = wanted.filter((id) => !nodeOfElement.has(id));
+  const created = fresh.map((elementId) => ({ id: newId(), element_id: elementId, x: 0, y: 0, ...NODE }));
+  for (const n of created) nodeOfElement.set(n.element_id, n.id);
+
+  const relationships = input.include_relationships
+    ? await undrawnRelationships(database, tx, ws, input.view_id, wanted, [...nodeOfElement.keys()])
+    : [];
+  // Both ends are on the view by now (undrawnRelationships is given every element with a node).
+  const drawn = relationships.flatMap((r) => {
+    const source = nodeOfElement.get(r.source_id);
+    const target = nodeOfElement.get(r.target_id);
+    return source && target ? [{ id: newId(), relationship_id: r.id, source, target }] : [];
+  });
+
+  // Append: the new nodes laid out among themselves, the block placed below everything on the view.
+  const bendpoints = new Map<string, Point[]>();
+  if (input.layout === "append" && created.length > 0) {
+    const createdIds = new Set(created.map((n) => n.id));
+    const layout = await layeredLayout(
+      created.map((n) => {
+        const type = typeOf.get(n.element_id);
+        return { id: n.id, w: n.w, h: n.h, band: type ? bandOf.get(type) : undefined };
+      }),
+      drawn
+        .filter((c) => createdIds.has(c.source) && createdIds.has(c.target))
+        .map((c) => ({ id: c.id, source: c.source, target: c.target })),
+    );
+    const left = nodes.length ? Math.min(...nodes.map((n) => n.x)) : 0;
+    const bottom = nodes.length ? Math.max(...nodes.map((n) => n.y + n.h)) + GAP - 20 : 0;
+    // ELK's own padding is 20: the block's first row lands GAP below the lowest node (20 from the top when empty).
+    const dx = Math.max(0, left - 20);
+    for (const n of created) {
+      const p = mustExist(layout.positions.get(n.id), `The laid-out position of node ${n.id}`);
+      n.x = p.x + dx;
+      n.y = p.y + bottom;
+    }
+    for (const [id, points] of layout.bendpoints) {
+      bendpoints.set(
+        id,
+        points.map((p) => ({ x: p.x + dx, y: p.y + bottom })),
+      );
+    }
+  }
+  await insertNodes(database, tx, ws, input.view_id, created);
+  await insertConnections(database, tx, ws, input.view_id, drawn, bendpoints);
+  if (input.layout === "layered") {
+    await layoutWholeView(database, tx, ws, input.view_id);
+    const placed = await database.rows<{ id: string; x: number; y: number }>(
+      sql`select id, x, y from view_nodes where workspace_id = ${ws} and view_id = ${input.view_id}
+            and id in (select json_array_elements_text(${JSON.stringify(created.map((n) => n.id))}::json))`,
+      tx,
+    );
+    const at = new Map(placed.map((p) => [p.id, p]));
+    for (const n of created) {
+      const p = mustExist(at.get(n.id), `The placed node ${n.id}`);
+      Object.assign(n, { x: p.x, y: p.y });
+    }
+  }
+  return {
+    view_id: input.view_id,
+    added: created,
+    already_shown: alreadyShown,
+    connections: drawn,
+    layout: input.layout,
+  };
 }
 
 /**

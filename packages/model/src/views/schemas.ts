@@ -34,9 +34,18 @@ export const CreateViewInput = z.strictObject({
   viewpoint: z.string().max(200).nullable().optional().describe("ArchiMate viewpoint name, see GET /api/viewpoints"),
   documentation: Documentation.optional(),
   properties: PropertiesInput.optional(),
+  element_ids: z
+    .array(Identifier)
+    .min(1)
+    .max(500)
+    .optional()
+    .describe(
+      "Elements to show on the new view, with the relationships among them, laid out by layer: the view and its " +
+        "content are one change (e.g. a view of an impact analysis' answer)",
+    ),
 });
 export type CreateViewInput = z.infer<typeof CreateViewInput>;
-export const UpdateViewInput = CreateViewInput.omit({ id: true }).partial();
+export const UpdateViewInput = CreateViewInput.omit({ id: true, element_ids: true }).partial();
 export type UpdateViewInput = z.infer<typeof UpdateViewInput>;
 
 export const CreateNodeInput = z.strictObject({

@@ -9,8 +9,10 @@ import type { ChangeResult } from "../history/schemas.ts";
 import { newId } from "../ids.ts";
 import { deleteProperties, readProperties, writeProperties } from "../properties/values.ts";
 import { clearI18n } from "../sql.ts";
+import { showElements } from "./arrange.ts";
 import { expectView, getViewRow, parseViewpoint, toView, type ViewRow, viewColumns } from "./internal.ts";
 import type { ViewSummary } from "./outputs.ts";
+import { getView } from "./read.ts";
 import type { CreateViewInput, UpdateViewInput } from "./schemas.ts";
 
 export async function createView({ ctx, input }: Verb<CreateViewInput>): Promise<ViewSummary> {
@@ -18,7 +20,7 @@ export async function createView({ ctx, input }: Verb<CreateViewInput>): Promise
   const ws = requireWorkspace(ctx);
   const viewpoint = parseViewpoint(input.viewpoint) ?? null;
   const { database } = ctx;
-  return withChange(ctx, { summary: `Created view '${input.name}'` }, async (tx) => {
+  const made = await withChange(ctx, { summary: `Created view '${input.name}'` }, async (tx, change) => {
     const id = input.id ?? newId();
     if (input.id) await assertIdentifierFree(database, tx, ws, id);
     const rows = await database.rows<ViewRow>(
@@ -30,8 +32,19 @@ export async function createView({ ctx, input }: Verb<CreateViewInput>): Promise
     );
     if (input.properties) await writeProperties(database, tx, ws, { kind: "view", id }, input.properties, true);
     const props = await readProperties(database, ws, "view", id, tx);
+    if (input.element_ids) {
+      const shown = await showElements(database, tx, ws, {
+        view_id: id,
+        element_ids: input.element_ids,
+        include_relationships: true,
+        layout: "layered",
+      });
+      change.summary = `Created view '${input.name}' with ${shown.added.length} elements`;
+    }
     return { ...toView(first(rows, "The inserted view"), props.get(id)), nodes: [], connections: [] };
   });
+  // Made with its elements: the answer shows them, as GET /api/views/:id does.
+  return input.element_ids ? getView({ ctx, input: { id: made.id } }) : made;
 }
 
 export async function updateView({
