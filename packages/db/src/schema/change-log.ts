@@ -39,6 +39,12 @@ export const changeGroups = pgTable(
     entryCount: integer("entry_count").notNull().default(0),
     /** The kinds of object it touched (element, view, ...): the activity list filters by them without the entries. */
     kinds: text("kinds").array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * The first 20 entries as the workspace history lists them, `[kind, object_id, op, logged name, ref]` (migration
+     * 0026's ams_change_group_objects, written when the group closes): a history page reads one row per group
+     * instead of building this from the entries. Null for groups written before it (read from the entries).
+     */
+    objects: jsonb("objects"),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.revision] }),

@@ -65,9 +65,19 @@ export async function withClosedChange<T>(
   fn: (tx: Tx, change: OpenChange) => Promise<T>,
 ): Promise<{ out: T; closed: ClosedChange }> {
   const ws = requireWorkspace(ctx);
-  return ctx.database.db.transaction((tx) =>
-    recordClosedChange(ctx.database, tx, ws, actorOf(ctx, options.via), options.summary, fn),
-  );
+  let closing: Promise<ClosedChange> | undefined;
+  const out = await ctx.database.db.transaction(async (tx) => {
+    const change = await openChange(ctx.database, tx, ws, options.summary);
+    const result = await fn(tx, change);
+    // Not awaited here: the group's closing statement and the COMMIT that follows as soon as this returns go out
+    // together on the transaction's connection (pipelined, one round trip instead of two). Should it fail, the
+    // transaction is aborted, so PostgreSQL answers the COMMIT with a rollback, and its error is thrown below.
+    closing = closeChange(ctx.database, tx, change, actorOf(ctx, options.via));
+    closing.catch(() => {});
+    return result;
+  });
+  if (!closing) throw new AppError("INTERNAL", "The change group was not closed");
+  return { out, closed: await closing };
 }
 
 /**
@@ -151,7 +161,7 @@ async function openChange(database: Database, tx: DbOrTx, workspaceId: string, s
 }
 
 /**
- * Writes the group's row (time, actor, way in, request id, summary) and ends the group: a later write in this
+ * Writes the group's row (time, actor, way in, request id, summary, the objects a history page lists) and ends the group: a later write in this
  * transaction is refused. A group that changed nothing (an update to the same values) gives its revision back.
  */
 async function closeChange(
@@ -164,11 +174,12 @@ async function closeChange(
     sql`with c as (select coalesce(nullif(current_setting('ams.seq', true), ''), '0')::int as n),
         g as (
           insert into change_groups (workspace_id, revision, actor_id, actor_name, via_kind, via_name, request_id, summary,
-            entry_count, kinds)
+            entry_count, kinds, objects)
           select ${change.workspaceId}, ${change.revision}, ${actor.id}, ${actor.name}, ${actor.via.kind},
             ${actor.via.name}, ${actor.requestId}, ${change.summary.slice(0, 500)}, c.n,
             array(select distinct e.kind from change_entries e
-                  where e.workspace_id = ${change.workspaceId} and e.revision = ${change.revision} order by e.kind)
+                  where e.workspace_id = ${change.workspaceId} and e.revision = ${change.revision} order by e.kind),
+            ams_change_group_objects(${change.workspaceId}, ${change.revision})
           from c where c.n > 0
           returning 1),
         u as (

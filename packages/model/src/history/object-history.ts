@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { typedValue } from "../properties/values.ts";
 import { idList } from "../sql.ts";
-import { fieldChanges, type GroupRow, groupColumns, pageOf, toHeader } from "./read-groups.ts";
+import { fieldChanges, type GroupRow, groupColumns, pageLimit, pageOf, toHeader } from "./read-groups.ts";
 import type { FieldDiff, HistoryQuery, ObjectChange, ObjectHistoryPage, ViewPartChange } from "./read-schemas.ts";
 
 type Subject = { kind: "element" | "relationship" | "view"; table: string; noun: string };
@@ -54,32 +54,49 @@ async function objectHistory(ctx: RequestContext, subject: Subject, input: Histo
   const owned = subject.kind === "view" ? sql`('node', 'connection', 'property_value')` : sql`('property_value')`;
   const mine = sql`((e.kind = ${subject.kind} and e.object_id = ${input.id}) or (e.owner_id = ${input.id} and e.kind in ${owned}))`;
   const older = input.before ? sql`and e.revision < ${input.before}` : sql``;
-  const revisions = await database.rows<{ revision: number | string }>(
-    sql`select revision from (
-          select e.revision from change_entries e
-          where e.workspace_id = ${ws} and e.kind = ${subject.kind} and e.object_id = ${input.id} ${older}
-          union
-          select e.revision from change_entries e
-          where e.workspace_id = ${ws} and e.owner_id = ${input.id} and e.kind in ${owned} ${older}
-        ) r order by revision desc limit ${limit + 1}`,
+  // One statement: the page's revisions (both indexes, newest first), their groups, and each group's entries of
+  // this object and what it owns, aggregated per group (a round trip per page, not one per step).
+  const rows = await database.rows<
+    GroupRow & { entries: [Entry["kind"], string, Entry["op"], Entry["before"], Entry["after"]][] }
+  >(
+    sql`with r as (
+          select revision from (
+            select e.revision from change_entries e
+            where e.workspace_id = ${ws} and e.kind = ${subject.kind} and e.object_id = ${input.id} ${older}
+            union
+            select e.revision from change_entries e
+            where e.workspace_id = ${ws} and e.owner_id = ${input.id} and e.kind in ${owned} ${older}
+          ) r order by revision desc limit ${pageLimit(limit)})
+        select ${groupColumns},
+          (select json_agg(json_build_array(e.kind, e.object_id, e.op, e.before, e.after) order by e.seq)
+           from change_entries e where e.workspace_id = g.workspace_id and e.revision = g.revision and ${mine}) as entries
+        from r join change_groups g on g.workspace_id = ${ws} and g.revision = r.revision
+        order by g.revision desc`,
   );
-  if (revisions.length === 0 && !input.before) await requireExists(ctx, ws, subject, input.id);
-  if (revisions.length === 0) return { items: [], next_before: null };
-  const revs = idList(revisions.map((r) => String(r.revision)));
-  const [groups, entries, definitions] = await Promise.all([
-    database.rows<GroupRow>(
-      sql`select ${groupColumns} from change_groups g
-          where g.workspace_id = ${ws} and g.revision in (select x::bigint from ${revs} as t(x)) order by g.revision desc`,
+  if (rows.length === 0 && !input.before) await requireExists(ctx, ws, subject, input.id);
+  if (rows.length === 0) return { items: [], next_before: null };
+  const groups = rows;
+  const entries: Entry[] = rows.flatMap((g) =>
+    (g.entries ?? []).map(([kind, object_id, op, before, after]) => ({
+      revision: g.revision,
+      kind,
+      object_id,
+      op,
+      before,
+      after,
+    })),
+  );
+  const definitionIds = [
+    ...new Set(
+      entries.filter((e) => e.kind === "property_value").map((e) => String((e.after ?? e.before)?.definition_id ?? "")),
     ),
-    database.rows<Entry>(
-      sql`select e.revision, e.kind, e.object_id, e.op, e.before, e.after from change_entries e
-          where e.workspace_id = ${ws} and e.revision in (select x::bigint from ${revs} as t(x)) and ${mine}
-          order by e.revision desc, e.seq`,
-    ),
-    database.rows<{ id: string; name: string; type: string }>(
-      sql`select id, name, type from property_definitions where workspace_id = ${ws}`,
-    ),
-  ]);
+  ];
+  const definitions =
+    definitionIds.length === 0
+      ? []
+      : await database.rows<{ id: string; name: string; type: string }>(
+          sql`select id, name, type from property_definitions where workspace_id = ${ws} and id in ${idList(definitionIds)}`,
+        );
   const defs = new Map(definitions.map((d) => [d.id, d]));
   const names = subject.kind === "view" ? await partNames(ctx, ws, entries) : new Map<string, string>();
   const byRevision = new Map<number, Entry[]>();

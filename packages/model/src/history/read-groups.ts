@@ -50,6 +50,12 @@ export function fieldChanges(before: Row, after: Row): FieldDiff[] {
   return out;
 }
 
+/**
+ * `limit + 1` as a literal: a bound LIMIT leaves a prepared statement's generic plan guessing a tenth of the table,
+ * whose estimated cost then crosses jit_above_cost and JIT-compiles every page (hundreds of ms).
+ */
+export const pageLimit = (limit: number) => sql.raw(String((Number.isInteger(limit) && limit > 0 ? limit : 50) + 1));
+
 /** The page's items and the next page's `before` (read limit + 1 rows to know whether there is one). */
 export function pageOf<T extends { revision: number }>(items: T[], limit: number) {
   const page = items.slice(0, limit);

@@ -1,10 +1,13 @@
 import { sql } from "drizzle-orm";
 import { requireCapability, type Verb } from "../context.ts";
 import { inWorkspace } from "../workspaces/verbs.ts";
-import { type GroupRow, groupColumns, pageOf, toHeader } from "./read-groups.ts";
+import { type GroupRow, groupColumns, pageLimit, pageOf, toHeader } from "./read-groups.ts";
 import type { ChangeKind, WorkspaceHistoryPage, WorkspaceHistoryQuery } from "./read-schemas.ts";
 
-/** Objects listed per change of the workspace's history (an import touches every row of the model). */
+/**
+ * Objects listed per change of the workspace's history (an import touches every row of the model); the same number
+ * is stored with each group by migration 0026's ams_change_group_objects.
+ */
 const OBJECTS_SHOWN = 20;
 
 type Row = GroupRow & {
@@ -24,21 +27,28 @@ export async function getWorkspaceHistory({
   requireCapability(ctx, "model:read");
   const { workspaceId: ws } = await inWorkspace(ctx, input.id);
   const limit = input.limit ?? 50;
+  // A group's objects are read from the list it stored when it closed (migration 0026), names looked up only
+  // where the entry logged none; a group stored without one, or whose detail retention may have dropped (at or
+  // below the mark), from its entries.
   const rows = await ctx.database.rows<Row>(
-    sql`select ${groupColumns}, g.entry_count, o.objects
+    sql`select ${groupColumns}, g.entry_count,
+          case when g.objects is null
+                 or g.revision <= (select w.history_compacted_through from workspaces w where w.id = ${ws})
+            then (select jsonb_agg(jsonb_build_array(e.kind, e.object_id, e.op, ${objectName}) order by e.seq)
+                  from (select * from change_entries e
+                        where e.workspace_id = g.workspace_id and e.revision = g.revision
+                        order by e.seq limit ${OBJECTS_SHOWN}) e)
+          when jsonb_path_exists(g.objects, 'strict $[*] ? (@[3] == null)')
+            then ams_change_group_names(g.workspace_id, g.objects)
+          else g.objects end as objects
         from change_groups g
-        left join lateral (
-          select json_agg(json_build_array(e.kind, e.object_id, e.op, ${objectName}) order by e.seq) as objects
-          from (select * from change_entries e
-                where e.workspace_id = g.workspace_id and e.revision = g.revision
-                order by e.seq limit ${OBJECTS_SHOWN}) e) o on true
         where g.workspace_id = ${ws}
           ${input.before ? sql`and g.revision < ${input.before}` : sql``}
           ${input.actor ? sql`and g.actor_id = ${input.actor}` : sql``}
           ${input.via ? sql`and g.via_kind = ${input.via}` : sql``}
           ${input.kind ? sql`and ${input.kind} = any(g.kinds)` : sql``}
         order by g.revision desc
-        limit ${limit + 1}`,
+        limit ${pageLimit(limit)}`,
   );
   const items = rows.map((r) => ({
     ...toHeader(r),
