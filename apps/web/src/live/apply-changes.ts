@@ -52,6 +52,20 @@ function ownerOf(o: Touched): { kind: "element" | "relationship"; id: string } |
   return null;
 }
 
+/**
+ * An element the screen has, drawn at once with the name, type and documentation the event carries (its new row),
+ * before the read that brings its properties and revision: the redraw does not wait for that round trip. The
+ * revision stays the one the screen had until the read, so a save meanwhile still meets the change (412, merged).
+ */
+function showAtOnce(o: Touched): void {
+  const have = model.get().elements.get(o.id);
+  const state = o.state;
+  if (!have || !state) return;
+  const text = (key: string) => (typeof state[key] === "string" ? (state[key] as string) : undefined);
+  const documentation = state.documentation === null ? null : (text("documentation") ?? have.documentation);
+  putElement({ ...have, name: text("name") ?? have.name, type: text("type") ?? have.type, documentation });
+}
+
 /** Reads one object again and puts it into the model (its API shape carries properties and the revision). */
 async function refetch(kind: "element" | "relationship", id: string): Promise<void> {
   const path = `/api/${kind === "element" ? "elements" : "relationships"}/${encodeURIComponent(id)}`;
@@ -102,7 +116,10 @@ export async function applyChange(event: ChangeEvent): Promise<void> {
     switch (o.kind) {
       case "element":
         if (o.op === "delete") dropElement(o.id);
-        else reads.push(refetch("element", o.id));
+        else {
+          showAtOnce(o);
+          reads.push(refetch("element", o.id));
+        }
         break;
       case "relationship":
         if (o.op === "delete") dropRelationship(o.id);
