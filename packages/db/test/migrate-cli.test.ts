@@ -41,7 +41,8 @@ describe("migrate command (the chart's pre-install/pre-upgrade Job)", () => {
     await db.end();
     expect(row?.n).toBe(1);
     expect(await migrate({ DATABASE_URL: url })).toMatchObject({ code: 0 });
-  });
+    // Two process starts and every migration from empty: a loaded two-core machine took more than the default 30 s.
+  }, 120_000);
 
   test("gives up after the lock timeout, naming the session that holds the migration lock", async () => {
     const holder = postgres(url, { max: 1, connection: { application_name: "stuck-migration" } });
@@ -55,7 +56,7 @@ describe("migrate command (the chart's pre-install/pre-upgrade Job)", () => {
     } finally {
       await holder.end();
     }
-  });
+  }, 60_000);
 
   test("refuses a missing DATABASE_URL with exit code 2", async () => {
     const result = await migrate({ DATABASE_URL: "" });
