@@ -34,6 +34,7 @@ import { registerHistoryRoutes } from "./routes/history.ts";
 import { type PluginRegistry, registerPluginRoutes } from "./routes/plugins.ts";
 import { registerPropertyDefinitionRoutes } from "./routes/property-definitions.ts";
 import { registerRelationshipRoutes } from "./routes/relationships.ts";
+import { registerTableRoutes } from "./routes/table.ts";
 import { registerTransferRoutes, workspaceFileCreator } from "./routes/transfer.ts";
 import { registerValidationRoutes } from "./routes/validation.ts";
 import { registerViewRoutes } from "./routes/views.ts";
@@ -128,6 +129,7 @@ export function createTenantApp(deps: TenantDeps) {
   registerPropertyDefinitionRoutes(app);
   registerHistoryRoutes(app);
   registerDraftRoutes(app);
+  registerTableRoutes(app);
   registerAnalysisRoutes(app);
   registerValidationRoutes(app);
   registerChangeLogRoutes(app);

@@ -72,6 +72,39 @@ function findDefinition(defs: DefinitionInfo[], key: string): DefinitionInfo | u
 }
 
 /**
+ * The stored texts of a property input by definition id (null: remove), checked against the workspace's definitions:
+ * keys name definitions (by name or id). Every bad key or value is named (`pathPrefix.key`) in one VALIDATION error.
+ */
+export function resolvePropertyChanges(
+  defs: DefinitionInfo[],
+  input: PropertiesInput,
+  pathPrefix = "properties",
+): Map<string, string | null> {
+  const changes = new Map<string, string | null>();
+  const errors: FieldError[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    const def = findDefinition(defs, key);
+    if (!def) {
+      errors.push({ path: `${pathPrefix}.${key}`, message: `no property definition named '${key}' in this workspace` });
+      continue;
+    }
+    try {
+      changes.set(def.id, value === null ? null : storedValue(def, value));
+    } catch (err) {
+      errors.push({ path: `${pathPrefix}.${key}`, message: (err as Error).message });
+    }
+  }
+  if (errors.length > 0) {
+    const unknownKey = errors.some((e) => e.message.startsWith("no property definition"));
+    throw new AppError("VALIDATION", errors.map((e) => `${e.path}: ${e.message}`).join("; "), {
+      errors,
+      ...(unknownKey ? { see: "propertyDefinitions" as const } : {}),
+    });
+  }
+  return changes;
+}
+
+/**
  * Applies property changes to one owner: keys name definitions (by name or id), null removes a value,
  * `replace` drops every value not named. Validates all keys first so a bad value changes nothing. Only what changes
  * is written (a value keeps its row and position), so the change log records exactly the values that changed; the
@@ -86,27 +119,7 @@ export async function writeProperties(
   replace: boolean,
 ): Promise<number | undefined> {
   const defs = await loadDefinitions(database, workspaceId, tx);
-  const changes = new Map<string, string | null>();
-  const errors: FieldError[] = [];
-  for (const [key, value] of Object.entries(input)) {
-    const def = findDefinition(defs, key);
-    if (!def) {
-      errors.push({ path: `properties.${key}`, message: `no property definition named '${key}' in this workspace` });
-      continue;
-    }
-    try {
-      changes.set(def.id, value === null ? null : storedValue(def, value));
-    } catch (err) {
-      errors.push({ path: `properties.${key}`, message: (err as Error).message });
-    }
-  }
-  if (errors.length > 0) {
-    const unknownKey = errors.some((e) => e.message.startsWith("no property definition"));
-    throw new AppError("VALIDATION", errors.map((e) => `${e.path}: ${e.message}`).join("; "), {
-      errors,
-      ...(unknownKey ? { see: "propertyDefinitions" as const } : {}),
-    });
-  }
+  const changes = resolvePropertyChanges(defs, input);
   const current = await database.rows<{ ord: number; definitionId: string; value: string }>(
     sql`select ord, definition_id as "definitionId", value from property_values
         where workspace_id = ${workspaceId} and owner_kind = ${owner.kind} and owner_id = ${owner.id} order by ord`,
@@ -260,4 +273,61 @@ export function ownPropertiesLateral(workspaceId: string, kind: OwnerKind, owner
       from property_values v
       join property_definitions d on d.workspace_id = v.workspace_id and d.id = v.definition_id
       where v.workspace_id = ${workspaceId} and v.owner_kind = ${kind} and v.owner_id = ${ownerIdColumn})`;
+}
+
+/** One property cell to write: owner, definition id, stored text (null removes the value). */
+export type PropertyCell = { owner: string; definition: string; value: string | null };
+
+/**
+ * Writes many owners' property cells in three set-based statements (a bulk edit, a pasted block): removed values
+ * and repeats of a definition go, changed values change in place, new ones are added after the owner's others.
+ * Only what changes is written, so the change log records exactly the values that changed. Answers the owners whose
+ * values changed (their revision is the caller's to move).
+ */
+export async function writePropertyCells(
+  database: Database,
+  tx: DbOrTx,
+  workspaceId: string,
+  kind: OwnerKind,
+  cells: PropertyCell[],
+): Promise<Set<string>> {
+  const changed = new Set<string>();
+  if (cells.length === 0) return changed;
+  const last = new Map<string, PropertyCell>();
+  for (const c of cells) last.set(`${c.owner}\u0000${c.definition}`, c);
+  const json = JSON.stringify([...last.values()].map((c, i) => ({ i, o: c.owner, d: c.definition, v: c.value })));
+  const input = sql`json_to_recordset(${json}::json) as c(i int, o text, d text, v text)`;
+  const gone = await database.rows<{ o: string }>(
+    sql`delete from property_values p using ${input}
+        where p.workspace_id = ${workspaceId} and p.owner_kind = ${kind} and p.owner_id = c.o and p.definition_id = c.d
+          and (c.v is null or p.ord > (select min(q.ord) from property_values q
+                where q.workspace_id = p.workspace_id and q.owner_kind = p.owner_kind and q.owner_id = p.owner_id
+                  and q.definition_id = p.definition_id))
+        returning p.owner_id as o`,
+    tx,
+  );
+  const updated = await database.rows<{ o: string }>(
+    sql`update property_values p set value = c.v, i18n = nullif(coalesce(p.i18n, '{}'::jsonb) - 'value', '{}'::jsonb)
+        from ${input}
+        where p.workspace_id = ${workspaceId} and p.owner_kind = ${kind} and p.owner_id = c.o and p.definition_id = c.d
+          and c.v is not null and p.value <> c.v
+        returning p.owner_id as o`,
+    tx,
+  );
+  const added = await database.rows<{ o: string }>(
+    sql`insert into property_values (workspace_id, owner_kind, owner_id, ord, definition_id, value)
+        select ${workspaceId}, ${kind}, n.o,
+          coalesce((select max(q.ord) + 1 from property_values q
+                    where q.workspace_id = ${workspaceId} and q.owner_kind = ${kind} and q.owner_id = n.o), 0)
+            + (row_number() over (partition by n.o order by n.i))::int - 1,
+          n.d, n.v
+        from (select c.i, c.o, c.d, c.v from ${input}
+              where c.v is not null and not exists (select 1 from property_values q
+                where q.workspace_id = ${workspaceId} and q.owner_kind = ${kind} and q.owner_id = c.o
+                  and q.definition_id = c.d)) n
+        returning owner_id as o`,
+    tx,
+  );
+  for (const r of [...gone, ...updated, ...added]) changed.add(r.o);
+  return changed;
 }

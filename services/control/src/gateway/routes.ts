@@ -227,6 +227,9 @@ export const routeTable: readonly RouteRule[] = [
   r("GET", "/api/workspaces/:id/colourings", "tenant", "any", "workspace-param", { need: read }),
   r("POST", "/api/workspaces/:id/colourings", "tenant", "any", "workspace-param", { need: write }),
   r("DELETE", "/api/workspaces/:id/colourings/:colouringId", "tenant", "any", "workspace-param", { need: write }),
+  // The table view: its columns, and bulk edits as one change group
+  r("GET", "/api/workspaces/:id/table", "tenant", "any", "workspace-param", { need: read }),
+  r("POST", "/api/workspaces/:id/bulk", "tenant", "any", "workspace-param", { need: write }),
   model("GET", "/api/elements/:id/history"),
   model("GET", "/api/relationships/:id/history"),
   model("GET", "/api/views/:id/history"),
