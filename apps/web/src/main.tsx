@@ -21,6 +21,7 @@ import { OAuthConsentPage } from "./pages/oauth-consent.tsx";
 import { ResetPasswordPage } from "./pages/reset-password.tsx";
 import { PlatformPage } from "./platform/platform-page.tsx";
 import { SettingsPage } from "./settings/settings-page.tsx";
+import { TablePage } from "./table/table-page.tsx";
 import { Notices } from "./ui/notices.tsx";
 import "./styles.css";
 
@@ -94,6 +95,8 @@ function Routes() {
   const dashboard = /^\/dashboards\/([^/]+)$/.exec(path);
   if (dashboard?.[1]) return <DashboardPage id={decodeURIComponent(dashboard[1])} />;
   if (path === "/platform" || path.startsWith("/platform/")) return <PlatformPage path={path} />;
+  const tablePage = /^\/workspaces\/([^/]+)\/table$/.exec(path);
+  if (tablePage?.[1]) return <TablePage workspaceId={decodeURIComponent(tablePage[1])} />;
   const wsPage = /^\/workspaces\/([^/]+)\/(activity|versions)$/.exec(path);
   if (wsPage?.[1] && wsPage[2] === "activity") return <ActivityPage workspaceId={decodeURIComponent(wsPage[1])} />;
   if (wsPage?.[1]) return <VersionsPage workspaceId={decodeURIComponent(wsPage[1])} />;

@@ -4,6 +4,7 @@
  * Type-only imports: nothing of the server is bundled.
  */
 import type {
+  bulkEdit,
   createConnection,
   createNode,
   createWorkspaceFromXml,
@@ -26,6 +27,7 @@ import type {
   FolderItem as ModelFolderItem,
   Relationship as ModelRelationship,
   Workspace as ModelWorkspace,
+  readTable,
   runPanel,
 } from "@ams/model";
 
@@ -36,6 +38,8 @@ export type FolderItem = ModelFolderItem;
 export type Relationship = ModelRelationship;
 export type Workspace = ModelWorkspace;
 export type ModelInfo = Out<typeof getModelInfo>;
+export type TableData = Out<typeof readTable>;
+export type BulkEditResult = Out<typeof bulkEdit>;
 export type ViewSummary = Out<typeof listViews>[number];
 export type ViewDetail = Out<typeof getView>;
 export type ViewNode = Out<typeof createNode>;

@@ -6,6 +6,7 @@ export function WorkspaceNav(props: { workspaceId: string }) {
   const base = `/workspaces/${encodeURIComponent(props.workspaceId)}`;
   const links: [string, string][] = [
     [base, "Model"],
+    [`${base}/table`, "Table"],
     [`${base}/activity`, "Activity"],
     [`${base}/versions`, "Versions"],
   ];

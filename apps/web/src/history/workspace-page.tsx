@@ -12,7 +12,13 @@ import { WorkspaceNav } from "./history-nav.tsx";
  * The frame of a workspace's Activity and Versions pages: the workspace made active first (history routes answer
  * for the active workspace), its name in the title, the workspace's links.
  */
-export function WorkspacePage(props: { workspaceId: string; heading: string; children: ComponentChildren }) {
+export function WorkspacePage(props: {
+  workspaceId: string;
+  heading: string;
+  children: ComponentChildren;
+  /** The page uses the window's width (the table view). */
+  wide?: boolean;
+}) {
   const { profile } = useStore(session);
   const [name, setName] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
@@ -41,7 +47,7 @@ export function WorkspacePage(props: { workspaceId: string; heading: string; chi
   );
   return (
     <Shell title={title}>
-      <main class="page" id="main">
+      <main class={props.wide ? "page wide" : "page"} id="main">
         <WorkspaceNav workspaceId={props.workspaceId} />
         <h1>{props.heading}</h1>
         {error ? (

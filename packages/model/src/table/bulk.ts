@@ -1,18 +1,17 @@
 import type { Database, DbOrTx } from "@ams/db";
-import {
-  AppError,
-  type ElementType,
-  invalid,
-  isRelationshipAllowed,
-  type RelationshipType,
-} from "@ams/shared";
+import { AppError, type ElementType, invalid, isRelationshipAllowed, type RelationshipType } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { deleteAttachedRelationships, deleteDanglingConnections, deleteFolderItems } from "../cascade.ts";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { expectElement, parseElementType } from "../elements/internal.ts";
 import { withClosedChange } from "../history/change.ts";
 import { loadDefinitions } from "../properties/definitions.ts";
-import { deleteProperties, type PropertyCell, resolvePropertyChanges, writePropertyCells } from "../properties/values.ts";
+import {
+  deleteProperties,
+  type PropertyCell,
+  resolvePropertyChanges,
+  writePropertyCells,
+} from "../properties/values.ts";
 import { expectRelationship, parseRelationshipType } from "../relationships/internal.ts";
 import { anyOf, idList } from "../sql.ts";
 import { withArticle } from "../words.ts";
@@ -54,54 +53,64 @@ export async function bulkEdit({ ctx, input }: Verb<BulkEditInput>): Promise<Bul
     throw invalid("rows", `row '${twice}' is named twice`);
   }
 
-  const { out, closed } = await withClosedChange(ctx, { summary: `Bulk edit of ${count(unique.length, kind)}` }, async (tx, change) => {
-    const current = await database.rows<{ id: string; type: string; name: string | null; revision: string | number }>(
-      sql`select id, type, name, revision from ${sql.raw(TABLE[kind])}
+  const { out, closed } = await withClosedChange(
+    ctx,
+    { summary: `Bulk edit of ${count(unique.length, kind)}` },
+    async (tx, change) => {
+      const current = await database.rows<{ id: string; type: string; name: string | null; revision: string | number }>(
+        sql`select id, type, name, revision from ${sql.raw(TABLE[kind])}
           where workspace_id = ${ws} and id = ${anyOf(unique)}`,
-      tx,
-    );
-    const byId = new Map(current.map((r) => [r.id, r]));
-    const missing = unique.filter((id) => !byId.has(id));
-    if (missing.length > 0) {
-      const shown = missing.slice(0, 5).map((id) => `'${id}'`).join(", ");
-      const more = missing.length > 5 ? ` and ${missing.length - 5} more` : "";
-      throw new AppError("NOT_FOUND", `${count(missing.length, kind)} not found in this workspace: ${shown}${more}; nothing was changed`);
-    }
-    for (const [id, expected] of Object.entries(input.expected_revisions ?? {})) {
-      const row = byId.get(id);
-      if (!row || Number(row.revision) === expected) continue;
-      if (kind === "element") await expectElement(database, tx, ws, id, expected);
-      else await expectRelationship(database, tx, ws, id, expected);
-    }
-    const one = unique.length === 1 ? byId.get(unique[0] as string) : undefined;
-    const oneName = one ? `${one.type} '${one.name || one.id}'` : "";
-
-    if (input.delete) {
-      change.summary = one ? `Deleted ${oneName}` : `Deleted ${count(unique.length, kind)}`;
-      await deleteRows(database, tx, ws, kind, unique);
-      return unique.length;
-    }
-
-    const planned = await planRows(database, tx, ws, kind, input);
-    await assertTypesFit(database, tx, ws, kind, planned);
-    change.summary = summaryOf(input, kind, unique.length, oneName);
-    const touched = await updateFields(database, tx, ws, kind, planned);
-    const cells: PropertyCell[] = [];
-    for (const row of planned) {
-      for (const [definition, value] of row.properties ?? []) cells.push({ owner: row.id, definition, value });
-    }
-    const propsChanged = await writePropertyCells(database, tx, ws, kind, cells);
-    const moved = [...propsChanged].filter((id) => !touched.has(id));
-    if (moved.length > 0) {
-      // A change of its property values is a change of the owner: its revision becomes the group's.
-      await database.rows(
-        sql`update ${sql.raw(TABLE[kind])} set revision = nullif(current_setting('ams.revision', true), '')::bigint
-            where workspace_id = ${ws} and id = ${anyOf(moved)}`,
         tx,
       );
-    }
-    return new Set([...touched, ...propsChanged]).size;
-  });
+      const byId = new Map(current.map((r) => [r.id, r]));
+      const missing = unique.filter((id) => !byId.has(id));
+      if (missing.length > 0) {
+        const shown = missing
+          .slice(0, 5)
+          .map((id) => `'${id}'`)
+          .join(", ");
+        const more = missing.length > 5 ? ` and ${missing.length - 5} more` : "";
+        throw new AppError(
+          "NOT_FOUND",
+          `${count(missing.length, kind)} not found in this workspace: ${shown}${more}; nothing was changed`,
+        );
+      }
+      for (const [id, expected] of Object.entries(input.expected_revisions ?? {})) {
+        const row = byId.get(id);
+        if (!row || Number(row.revision) === expected) continue;
+        if (kind === "element") await expectElement(database, tx, ws, id, expected);
+        else await expectRelationship(database, tx, ws, id, expected);
+      }
+      const one = unique.length === 1 ? byId.get(unique[0] as string) : undefined;
+      const oneName = one ? `${one.type} '${one.name || one.id}'` : "";
+
+      if (input.delete) {
+        change.summary = one ? `Deleted ${oneName}` : `Deleted ${count(unique.length, kind)}`;
+        await deleteRows(database, tx, ws, kind, unique);
+        return unique.length;
+      }
+
+      const planned = await planRows(database, tx, ws, kind, input);
+      await assertTypesFit(database, tx, ws, kind, planned);
+      change.summary = summaryOf(input, kind, unique.length, oneName);
+      const touched = await updateFields(database, tx, ws, kind, planned);
+      const cells: PropertyCell[] = [];
+      for (const row of planned) {
+        for (const [definition, value] of row.properties ?? []) cells.push({ owner: row.id, definition, value });
+      }
+      const propsChanged = await writePropertyCells(database, tx, ws, kind, cells);
+      const moved = [...propsChanged].filter((id) => !touched.has(id));
+      if (moved.length > 0) {
+        // A change of its property values is a change of the owner: its revision becomes the group's.
+        await database.rows(
+          sql`update ${sql.raw(TABLE[kind])} set revision = nullif(current_setting('ams.revision', true), '')::bigint
+            where workspace_id = ${ws} and id = ${anyOf(moved)}`,
+          tx,
+        );
+      }
+      return new Set([...touched, ...propsChanged]).size;
+    },
+  );
   return { ...closed, rows: closed.objects === 0 ? 0 : out };
 }
 

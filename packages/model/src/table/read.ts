@@ -100,7 +100,15 @@ export async function readTable({ ctx, input }: Verb<Partial<TableQuery>>): Prom
     const columns = new Map(
       defs.map((d) => [
         d.id,
-        { id: d.id, name: d.name, type: d.type, allowed_values: d.allowedValues, rows: [] as number[], values: [] as (string | number | boolean)[], seen: new Set<number>() },
+        {
+          id: d.id,
+          name: d.name,
+          type: d.type,
+          allowed_values: d.allowedValues,
+          rows: [] as number[],
+          values: [] as (string | number | boolean)[],
+          seen: new Set<number>(),
+        },
       ]),
     );
     for (const v of values) {

@@ -59,12 +59,7 @@ export type BulkRow = z.infer<typeof BulkRow>;
 export const BulkEditInput = z
   .strictObject({
     kind: z.enum(["element", "relationship"]).default("element").describe("What the ids name"),
-    ids: z
-      .array(Identifier)
-      .min(1)
-      .max(BULK_MAX_ROWS)
-      .optional()
-      .describe("The rows `set` or `delete` applies to"),
+    ids: z.array(Identifier).min(1).max(BULK_MAX_ROWS).optional().describe("The rows `set` or `delete` applies to"),
     set: z
       .strictObject({
         type: z.string().min(1).max(100).optional(),
@@ -72,8 +67,10 @@ export const BulkEditInput = z
         properties: PropertiesInput.optional(),
       })
       .optional()
-      .describe("The same change on every row of `ids`: a type (refused, naming the relationship, if a relationship " +
-        "would become invalid under ArchiMate 3.1), documentation, property values (null removes one)"),
+      .describe(
+        "The same change on every row of `ids`: a type (refused, naming the relationship, if a relationship " +
+          "would become invalid under ArchiMate 3.1), documentation, property values (null removes one)",
+      ),
     delete: z.literal(true).optional().describe("Delete every row of `ids` (with their relationships and view nodes)"),
     rows: z
       .array(BulkRow)
@@ -88,8 +85,7 @@ export const BulkEditInput = z
   })
   .superRefine((v, ctx) => {
     const actions = [v.set, v.delete, v.rows].filter((a) => a !== undefined).length;
-    if (actions !== 1)
-      ctx.addIssue({ code: "custom", path: [], message: "give exactly one of set, delete or rows" });
+    if (actions !== 1) ctx.addIssue({ code: "custom", path: [], message: "give exactly one of set, delete or rows" });
     if ((v.set || v.delete) && !v.ids)
       ctx.addIssue({ code: "custom", path: ["ids"], message: "set and delete need the ids of the rows" });
     if (v.rows && v.ids)

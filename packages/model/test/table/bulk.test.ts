@@ -69,7 +69,11 @@ describe("bulkEdit", () => {
   test("a property set on many rows is one change group, and one revert takes it back", async () => {
     const ctx = await ownerContext(database);
     await model(ctx);
-    const { result, touched: objects, group } = await oneGroup(ctx, {
+    const {
+      result,
+      touched: objects,
+      group,
+    } = await oneGroup(ctx, {
       ids: ["a1", "a2", "a3"],
       set: { properties: { Owner: "Team Blue", Cost: "12.5" } },
     });
@@ -174,6 +178,10 @@ describe("readTable", () => {
     const owner = table.properties.find((p) => p.name === "Owner");
     expect(owner).toMatchObject({ rows: [0], values: ["Ana"] });
     const rels = await readTable({ ctx, input: { kind: "relationships" } });
-    expect(rels).toMatchObject({ id: ["assigns", "serves"], source_name: ["Customer", "CRM"], target_name: ["Buyer", "Portal"] });
+    expect(rels).toMatchObject({
+      id: ["assigns", "serves"],
+      source_name: ["Customer", "CRM"],
+      target_name: ["Buyer", "Portal"],
+    });
   });
 });

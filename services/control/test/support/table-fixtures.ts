@@ -14,6 +14,7 @@ import {
   validationRules,
   workspaceVersions,
 } from "@ams/db";
+import { createElement } from "@ams/model";
 import { must } from "@ams/shared/testing";
 import { eq, sql } from "drizzle-orm";
 import { sha256Hex } from "../../src/auth/secrets.ts";
@@ -98,6 +99,22 @@ export function createFixtures(h: Harness, ownerToken: string) {
         .values({ workspaceId: ws, name: unique("C"), colorBy: "relationship_count" })
         .returning({ id: colourings.id });
       return must(row, "the fixture colouring").id;
+    },
+    /**
+     * An element of the given workspace, made through the model's verb: the caller's home may be in another
+     * organization than the fixtures' token (the session profile's platform admin of a suspended one).
+     */
+    async elementIn(ws: string) {
+      const ctx = {
+        database: h.database,
+        userId: "",
+        username: "fixtures",
+        organizationId: null,
+        workspaceId: ws,
+        role: "owner" as const,
+        platformAdmin: false,
+      };
+      return (await createElement({ ctx, input: { name: unique("E"), type: "Node" } })).id;
     },
     /** An element and the revision of the change that created it. */
     async createdElement() {

@@ -237,7 +237,9 @@ export const requests: Record<string, Builder> = {
   "POST /api/drafts/:id/discard": async (f, c, real) => p(`/api/drafts/${await draftOf(f, c, real)}/discard`),
   "GET /api/workspaces/:id/table": async (_f, c) => p(`/api/workspaces/${c.home.ws}/table?kind=relationships`),
   "POST /api/workspaces/:id/bulk": async (f, c, real) =>
-    p(`/api/workspaces/${c.home.ws}/bulk`, { rows: [{ id: real ? await f.element() : missing, documentation: "Bulk" }] }),
+    p(`/api/workspaces/${c.home.ws}/bulk`, {
+      rows: [{ id: real ? await f.elementIn(c.home.ws) : missing, documentation: "Bulk" }],
+    }),
   "GET /api/workspaces/:id/events": async (_f, c) => p(`/api/workspaces/${c.home.ws}/events`),
   "GET /api/workspaces/:id/presence": async (_f, c) => p(`/api/workspaces/${c.home.ws}/presence`),
   "POST /api/workspaces/:id/presence": async (_f, c) =>
