@@ -149,6 +149,9 @@ export function TransferMenu(props: { editable: boolean }) {
       >
         Export CSV
       </a>
+      <a class="button" href="/api/export?format=html" download title="A static site of the model that works offline">
+        HTML report
+      </a>
       {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
     </div>
   );

@@ -130,9 +130,12 @@ export function composeViewSvg(input: RenderInput, opts: RenderOptions, overlay?
 
   const wrapped = (id: string, draw: () => void) => {
     const open = overlay?.wrap(id);
+    const link = opts.href?.(id);
+    if (link) ctx.out.push(`<a href="${escapeXml(link)}">`);
     if (open) ctx.out.push(open);
     draw();
     if (open) ctx.out.push("</g>");
+    if (link) ctx.out.push("</a>");
   };
   ctx.out.push('<g class="nodes">');
   for (const n of order) {

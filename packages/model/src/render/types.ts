@@ -61,6 +61,8 @@ export type RenderOptions = {
   /** Colours the element nodes by a property or a metric, with a legend below the view. */
   heat?: Heat;
   resolveIcon?: IconResolver;
+  /** A link around a node's or connection's markup (by its id): the HTML report's clickable elements. */
+  href?: (id: string) => string | undefined;
   /** Prefix of the ids of markers and icon definitions, for pages that inline several SVGs. Default "ams-". */
   idPrefix?: string;
 };

@@ -7,6 +7,7 @@ import {
   ExportQuery,
   exportCsv,
   exportModel,
+  exportReport,
   exportZip,
   ImportResult,
   importCsv,
@@ -28,6 +29,13 @@ import { readMultipart } from "./multipart.ts";
 import { IdParam, type TenantApp } from "./openapi.ts";
 
 const tags = ["Import and export"];
+
+function zipResponse({ fileName, body }: { fileName: string; body: ReadableStream<Uint8Array> }) {
+  return new Response(body, {
+    status: 200,
+    headers: { "content-type": "application/zip", "content-disposition": `attachment; filename="${fileName}"` },
+  });
+}
 
 export type TransferOptions = {
   /** Directories whose files POST /api/workspaces {path} may import; empty disables server-side paths. */
@@ -72,9 +80,11 @@ const ImportQuery = z.strictObject({
 });
 const ExportFormatQuery = ExportQuery.extend({
   format: z
-    .enum(["xml", "csv"])
+    .enum(["xml", "csv", "html"])
     .optional()
-    .describe("xml (default): Open Exchange XML; csv: a ZIP of Archi's elements.csv, relations.csv, properties.csv"),
+    .describe(
+      "xml (default): Open Exchange XML; csv: a ZIP of Archi's elements.csv, relations.csv, properties.csv; html: a ZIP of the static HTML report",
+    ),
 });
 
 /** A ZIP or CSV body of a CSV import: the multipart files (up to three, or one ZIP), or a raw ZIP or CSV body. */
@@ -180,12 +190,13 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       tags,
       operationId: "exportModel",
       description:
-        "The model as Open Exchange XML (or with `format=csv` as a ZIP of Archi's three CSV files); with `version`, as it was at that version of the workspace.",
+        "The model as Open Exchange XML (or with `format=csv` as a ZIP of Archi's three CSV files, with `format=html` as a ZIP of a static HTML report: model tree, views with clickable elements, a page per element and relationship, search; works offline); with `version`, as it was at that version of the workspace.",
       query: ExportFormatQuery,
       output: {
         raw: {
           200: {
-            description: "Open Exchange XML, or a ZIP of elements.csv, relations.csv and properties.csv",
+            description:
+              "Open Exchange XML, or a ZIP of elements.csv, relations.csv and properties.csv, or the HTML report's ZIP",
             content: { "application/xml": z.string(), "application/zip": z.string().openapi({ format: "binary" }) },
           },
         },
@@ -193,13 +204,8 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
     },
     async (c, { query }) => {
       const { format, ...rest } = query;
-      if (format === "csv") {
-        const { fileName, body } = await exportCsv({ ctx: c.var.ctx, input: rest });
-        return new Response(body, {
-          status: 200,
-          headers: { "content-type": "application/zip", "content-disposition": `attachment; filename="${fileName}"` },
-        });
-      }
+      if (format === "html") return zipResponse(await exportReport({ ctx: c.var.ctx, input: rest }));
+      if (format === "csv") return zipResponse(await exportCsv({ ctx: c.var.ctx, input: rest }));
       const { xml, fileName } = await exportModel({ ctx: c.var.ctx, input: rest });
       return c.body(xml, 200, {
         "content-type": "application/xml; charset=utf-8",
