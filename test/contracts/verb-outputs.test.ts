@@ -15,6 +15,7 @@ const NOT_DATA: Record<string, string> = {
   exportModel: "Open Exchange XML and its file name, streamed as application/xml",
   exportZip: "a ZIP stream",
   exportCsv: "a ZIP stream of Archi's three CSV files",
+  exportReport: "a ZIP stream of the HTML report",
   renderView: "SVG markup",
   renderViewImage: "an SVG or PNG image",
   renderViewDiffImage: "an SVG or PNG image of a view's changes",

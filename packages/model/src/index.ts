@@ -57,6 +57,7 @@ export * from "./report/export-report.ts";
 export * from "./report/pages.ts";
 export * from "./report/report-model.ts";
 export * from "./schemas.ts";
+export * from "./share-links/index.ts";
 export * from "./store/read-document.ts";
 export * from "./store/write-document.ts";
 export * from "./table/bulk.ts";

@@ -59,6 +59,10 @@ const allowedStatus: Record<string, (s: number, p: Persona) => boolean> = {
   "POST /api/auth/refresh": (s, p) => s === (p.kind === "session" ? 204 : 401),
   // Plugin semantics (404 for an unknown or disabled pack) belong to the plugins issue: access is what counts here.
   "GET /api/plugins/:pluginSlug/icons/:iconSlug": passedAccess,
+  // A made-up share-link token: the gateway passes it on, the tenant knows no such link (share-links.test.ts uses real ones).
+  "GET /s/:token": (s) => s === 404,
+  "GET /s/:token/:file": (s) => s === 404,
+  "GET /s/:token/:dir/:file": (s) => s === 404,
   "GET /api/platform/plugins/:slug": passedAccess,
   "PUT /api/platform/plugins/:slug": passedAccess,
   "GET /api/platform/plugins/:slug/icons/:iconSlug": passedAccess,
@@ -348,7 +352,7 @@ describe("the table and the tenant agree", () => {
     const declared = createTenantApp({
       database: {} as Database,
       tokens: createServiceTokens(randomUUID() + randomUUID()),
-    }).routes.filter((r) => r.method !== "ALL" && r.path.startsWith("/api"));
+    }).routes.filter((r) => r.method !== "ALL" && (r.path.startsWith("/api") || r.path.startsWith("/s/")));
     const served = (rule: RouteRule) =>
       declared.some((r) => r.method === rule.method && norm(r.path) === norm(rule.path));
     expect(routeTable.filter((r) => r.upstream === "tenant" && !served(r)).map(ruleKey)).toEqual([]);

@@ -34,6 +34,7 @@ import { registerHistoryRoutes } from "./routes/history.ts";
 import { type PluginRegistry, registerPluginRoutes } from "./routes/plugins.ts";
 import { registerPropertyDefinitionRoutes } from "./routes/property-definitions.ts";
 import { registerRelationshipRoutes } from "./routes/relationships.ts";
+import { registerShareLinkRoutes } from "./routes/share-links.ts";
 import { registerTableRoutes } from "./routes/table.ts";
 import { registerTransferRoutes, workspaceFileCreator } from "./routes/transfer.ts";
 import { registerValidationRoutes } from "./routes/validation.ts";
@@ -136,6 +137,7 @@ export function createTenantApp(deps: TenantDeps) {
   registerGraphRoutes(app, deps.graph);
   registerExploreRoutes(app, deps.graph);
   registerDashboardRoutes(app, { ...deps, log });
+  registerShareLinkRoutes(app, { database: deps.database, resolveIcon });
   app.doc31("/api/openapi.json", {
     openapi: "3.1.0",
     info: { title: "ArchiMate modeling service: model API", version: "1.0.0" },

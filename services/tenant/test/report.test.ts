@@ -105,7 +105,14 @@ describe("the HTML report (GET /api/export?format=html)", () => {
     expect(index).toContain("<summary>Business</summary>");
     expect(index).toContain(`href="#/elements/${encodeURIComponent(hostile.body.id)}"`);
     expect(index).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
-    const page = readFileSync(path.join(dir, "elements", `${hostile.body.id.replace(/[^A-Za-z0-9-]/g, (c: string) => `_${c.charCodeAt(0).toString(16)}_`)}.html`), "utf8");
+    const page = readFileSync(
+      path.join(
+        dir,
+        "elements",
+        `${hostile.body.id.replace(/[^A-Za-z0-9-]/g, (c: string) => `_${c.charCodeAt(0).toString(16)}_`)}.html`,
+      ),
+      "utf8",
+    );
     expect(page).toContain("<h2>Documentation</h2>");
     expect(page).toContain("See https://intranet.example/wiki?a=1&amp;b=2 &lt;/div&gt;&lt;script&gt;");
     expect(page).toContain("<h3>Outgoing</h3>");

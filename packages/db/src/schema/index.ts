@@ -26,6 +26,7 @@ export * from "./refresh-tokens.ts";
 export * from "./relationships.ts";
 export * from "./revoked-access-tokens.ts";
 export * from "./sessions.ts";
+export * from "./share-links.ts";
 export * from "./site-messages.ts";
 export * from "./teams.ts";
 export * from "./totp-code-claims.ts";

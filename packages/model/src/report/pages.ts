@@ -40,7 +40,8 @@ function propertiesTable(rm: ReportModel, key: string): string {
 
 function conceptLink(rm: ReportModel, id: string): string {
   const e = rm.elements.get(id);
-  if (e) return `<a href="${pageOf("elements", id)}">${h(nameOf(e.name, e.type))}</a> <span class="type">${h(e.type)}</span>`;
+  if (e)
+    return `<a href="${pageOf("elements", id)}">${h(nameOf(e.name, e.type))}</a> <span class="type">${h(e.type)}</span>`;
   const r = rm.relationships.get(id);
   if (r)
     return `<a href="${pageOf("relationships", id)}">${h(nameOf(r.name, r.type))}</a> <span class="type">${h(r.type)}</span>`;
@@ -102,7 +103,8 @@ export function viewSvg(rm: ReportModel, id: string, link = true): string | null
           const concept = rm.conceptOf.get(`${id}\u0000${drawn}`);
           if (!concept) return undefined;
           if (rm.elements.has(concept)) return pageOf("elements", concept);
-          return rm.relationships.has(concept) ? pageOf("relationships", concept) : undefined;
+          if (rm.relationships.has(concept)) return pageOf("relationships", concept);
+          return rm.views.has(concept) ? pageOf("views", concept) : undefined;
         }
       : undefined,
   });
@@ -194,7 +196,12 @@ function treeHtml(rm: ReportModel): string {
   const unplaced = <T extends { id: string }>(list: T[]) => list.filter((x) => !placed.has(x.id));
   rest(
     "Elements",
-    unplaced(rm.doc.elements).map((e) => ({ label: nameOf(e.name, "(unnamed)"), kind: "elements", id: e.id, type: e.type })),
+    unplaced(rm.doc.elements).map((e) => ({
+      label: nameOf(e.name, "(unnamed)"),
+      kind: "elements",
+      id: e.id,
+      type: e.type,
+    })),
   );
   rest(
     "Relationships",
@@ -237,7 +244,9 @@ export function searchIndexJs(rm: ReportModel): string {
   for (const r of rm.doc.relationships) items.push([r.id, "relationships", nameOf(r.name, r.type), r.type]);
   for (const v of rm.doc.views) items.push([v.id, "views", nameOf(v.name, "(unnamed view)"), "View"]);
   // JSON in a script: "<" written as \u003c so no name can close the script or open a comment.
-  return `window.REPORT_INDEX=${JSON.stringify(items).replace(/</g, "\\u003c").replace(/\u2028|\u2029/g, "")};\n`;
+  return `window.REPORT_INDEX=${JSON.stringify(items)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028|\u2029/g, "")};\n`;
 }
 
 /** The file at `path` of the report ("index.html", "elements/<file>.html", ...), or null when there is none. */

@@ -27,7 +27,7 @@ export type ReportModel = {
   incoming: Map<string, RelationshipRow[]>;
   /** The views an element or relationship appears in, in view order, each once. */
   appearsIn: Map<string, ViewRow[]>;
-  /** Per view: its node ids to element ids, connection ids to relationship ids (the SVG's links). */
+  /** Per view: its node ids to element ids (or the view a reference node names), connection ids to relationship ids (the SVG's links). */
   conceptOf: Map<string, string>;
   nodesOf: Map<string, ModelDocument["nodes"]>;
   connectionsOf: Map<string, ModelDocument["connections"]>;
@@ -49,7 +49,10 @@ export function indexReport(doc: ModelDocument, resolveIcon?: IconResolver): Rep
   const sorted = [...doc.properties].sort((a: PropertyValueRow, b: PropertyValueRow) => a.ord - b.ord);
   for (const p of sorted) {
     if (p.definitionId === SYSTEM_ICON_PACK_ID) continue;
-    push(properties, `${p.ownerKind}:${p.ownerId}`, { name: definitions.get(p.definitionId) ?? p.definitionId, value: p.value });
+    push(properties, `${p.ownerKind}:${p.ownerId}`, {
+      name: definitions.get(p.definitionId) ?? p.definitionId,
+      value: p.value,
+    });
   }
   const outgoing = new Map<string, RelationshipRow[]>();
   const incoming = new Map<string, RelationshipRow[]>();
@@ -77,6 +80,10 @@ export function indexReport(doc: ModelDocument, resolveIcon?: IconResolver): Rep
     push(appearsIn, concept, view);
   };
   for (const n of doc.nodes) {
+    // A node that refers to other views (Archi's "diagram model reference"): it links to the first one.
+    const refs = (n.style as { viewRefs?: unknown } | null)?.viewRefs;
+    if (!n.elementId && Array.isArray(refs) && typeof refs[0] === "string")
+      conceptOf.set(`${n.viewId}\u0000${n.id}`, refs[0]);
     if (!n.elementId) continue;
     conceptOf.set(`${n.viewId}\u0000${n.id}`, n.elementId);
     mark(n.elementId, n.viewId);

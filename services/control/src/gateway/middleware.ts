@@ -19,7 +19,7 @@ export const PEEK_LIMIT_BYTES = 50 * 1024 * 1024;
 const peekLimit = limitBody(PEEK_LIMIT_BYTES);
 
 const isGatewayPath = (path: string) =>
-  path === "/api" || path.startsWith("/api/") || path === "/mcp" || path.startsWith("/mcp/");
+  path === "/api" || path.startsWith("/api/") || path === "/mcp" || path.startsWith("/mcp/") || path.startsWith("/s/");
 
 /**
  * THE authorization gateway, in front of every /api and /mcp request and the table's /auth rows: match the route

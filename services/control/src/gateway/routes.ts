@@ -2,7 +2,7 @@ import type { Capability } from "@ams/shared";
 
 /**
  * THE access table: every route the product serves under /api and /mcp (and the session profile's JSON routes under
- * /auth), who may call it and against which organization it is authorized. The gateway decides from it alone; the
+ * /auth, and the public share links under /s), who may call it and against which organization it is authorized. The gateway decides from it alone; the
  * authorization test reads it too, and fails when a route that control or tenant serves is missing here.
  */
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
@@ -76,6 +76,11 @@ export const routeTable: readonly RouteRule[] = [
   r("GET", "/api/health", "control", "public", "none"),
   r("GET", "/api/settings/messages", "control", "public", "none"),
   r("GET", "/api/plugins/:pluginSlug/icons/:iconSlug", "tenant", "public", "none"),
+  // Share links: anyone with the link, no credentials looked at; the token (hashed, looked up by tenant) is the
+  // proof, and answers only what it shares (a view, or the report's files).
+  r("GET", "/s/:token", "tenant", "public", "none"),
+  r("GET", "/s/:token/:file", "tenant", "public", "none"),
+  r("GET", "/s/:token/:dir/:file", "tenant", "public", "none"),
   // One OpenAPI document for control and tenant, and the interactive reference (served by control)
   r("GET", "/api/openapi.json", "control", "public", "none"),
   r("GET", "/api/docs", "control", "public", "none"),
@@ -221,6 +226,10 @@ export const routeTable: readonly RouteRule[] = [
   r("POST", "/api/drafts/:id/reviews", "tenant", "any", "workspace-param", { need: write }),
   r("POST", "/api/drafts/:id/comments", "tenant", "any", "workspace-param", { need: read }),
   r("POST", "/api/drafts/:id/discard", "tenant", "any", "workspace-param", { need: write }),
+  // Share links of a workspace: those who write it create, list and revoke them
+  r("GET", "/api/workspaces/:id/share-links", "tenant", "any", "workspace-param", { need: write }),
+  r("POST", "/api/workspaces/:id/share-links", "tenant", "any", "workspace-param", { need: write }),
+  r("DELETE", "/api/workspaces/:id/share-links/:linkId", "tenant", "any", "workspace-param", { need: write }),
   // The change log: every role that reads a workspace reads its history
   r("GET", "/api/workspaces/:id/history", "tenant", "any", "workspace-param", { need: read }),
   // Saved colourings (heatmaps): every reader uses them, editors save and delete them

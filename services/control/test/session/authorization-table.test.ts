@@ -107,6 +107,10 @@ const allowedStatus: Record<string, (s: number, p: Persona) => boolean> = {
   "POST /api/drafts/:id/discard": (s, p) =>
     s === (p.role === "owner" || p.role === "admin" || p.platformAdmin ? 200 : 403),
   "GET /api/plugins/:pluginSlug/icons/:iconSlug": passedAccess,
+  // A made-up share-link token: the gateway passes it on, the tenant knows no such link (share-links.test.ts uses real ones).
+  "GET /s/:token": (s) => s === 404,
+  "GET /s/:token/:file": (s) => s === 404,
+  "GET /s/:token/:dir/:file": (s) => s === 404,
   "GET /api/platform/plugins/:slug": passedAccess,
   "PUT /api/platform/plugins/:slug": passedAccess,
   "GET /api/platform/plugins/:slug/icons/:iconSlug": passedAccess,

@@ -8,6 +8,7 @@ import {
   oauthRequests,
   organizations,
   sessions,
+  shareLinks,
   teamMembers,
   teams,
   users,
@@ -115,6 +116,14 @@ export function createFixtures(h: Harness, ownerToken: string) {
         platformAdmin: false,
       };
       return (await createElement({ ctx, input: { name: unique("E"), type: "Node" } })).id;
+    },
+    /** A share link of the workspace (the caller's home may be in another organization than the fixtures' token). */
+    async shareLink(ws: string) {
+      const [row] = await h.db
+        .insert(shareLinks)
+        .values({ workspaceId: ws, scope: "report", tokenHash: sha256Hex(randomBytes(32).toString("base64url")) })
+        .returning({ id: shareLinks.id });
+      return must(row, "the fixture share link").id;
     },
     /** An element and the revision of the change that created it. */
     async createdElement() {

@@ -25,6 +25,9 @@ export const requests: Record<string, Builder> = {
   "GET /api/docs/assets/docs-init.js": async () => p("/api/docs/assets/docs-init.js"),
   "GET /api/docs/assets/:file": async () => p("/api/docs/assets/swagger-ui.css"),
   "GET /api/plugins/:pluginSlug/icons/:iconSlug": async () => p("/api/plugins/some-pack/icons/some-icon"),
+  "GET /s/:token": async () => p(`/s/${"A".repeat(43)}`),
+  "GET /s/:token/:file": async () => p(`/s/${"A".repeat(43)}/index.html`),
+  "GET /s/:token/:dir/:file": async () => p(`/s/${"A".repeat(43)}/views/v.html`),
   "GET /api/auth/options": async () => p("/api/auth/options"),
   "POST /api/auth/local/login": async (f) => {
     const acct = await f.localAccount();
@@ -204,6 +207,11 @@ export const requests: Record<string, Builder> = {
   "DELETE /api/workspaces/:id": async (f, c, real) =>
     p(`/api/workspaces/${real ? await f.workspace(c.home.org) : c.home.ws}`),
   "POST /api/workspaces/:id/activate": async (_f, c) => p(`/api/workspaces/${c.home.ws}/activate`),
+  "GET /api/workspaces/:id/share-links": async (_f, c) => p(`/api/workspaces/${c.home.ws}/share-links`),
+  "POST /api/workspaces/:id/share-links": async (_f, c) =>
+    p(`/api/workspaces/${c.home.ws}/share-links`, { scope: "report" }),
+  "DELETE /api/workspaces/:id/share-links/:linkId": async (f, c, real) =>
+    p(`/api/workspaces/${c.home.ws}/share-links/${real ? await f.shareLink(c.home.ws) : crypto.randomUUID()}`),
   "GET /api/workspaces/:id/versions": async (_f, c) => p(`/api/workspaces/${c.home.ws}/versions`),
   "POST /api/workspaces/:id/versions": async (_f, c) => p(`/api/workspaces/${c.home.ws}/versions`, { name: "Table" }),
   "DELETE /api/workspaces/:id/versions/:versionId": async (f, c, real) =>

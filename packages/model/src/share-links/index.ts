@@ -1,0 +1,3 @@
+export * from "./schemas.ts";
+export * from "./serve.ts";
+export * from "./verbs.ts";
