@@ -9,6 +9,7 @@ const only = process.argv[2];
 const suites: Record<string, () => Promise<unknown>> = {
   "model-api": async () => (await import("./model-api.ts")).benchModelApi(),
   exchange: async () => (await import("./exchange.ts")).benchExchange(),
+  report: async () => (await import("./report.ts")).benchReport(),
   gateway: async () => (await import("./gateway.ts")).benchGateway(),
   "body-limit": async () => (await import("./body-limit.ts")).benchBodyLimit(),
   resolve: async () => (await import("./resolve.ts")).benchResolve(),

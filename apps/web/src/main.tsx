@@ -7,6 +7,7 @@ import { DashboardPage } from "./dashboards/dashboard-page.tsx";
 import { DashboardsPage } from "./dashboards/dashboards-page.tsx";
 import { ExplorePage } from "./graph/explore-page.tsx";
 import { ActivityPage } from "./history/activity-page.tsx";
+import { ShareLinksPage } from "./history/share-links-page.tsx";
 import { VersionsPage } from "./history/versions-page.tsx";
 import { ModelerPage } from "./modeler/modeler-page.tsx";
 import { AcceptInvitationPage } from "./organization/accept-invitation.tsx";
@@ -97,8 +98,9 @@ function Routes() {
   if (path === "/platform" || path.startsWith("/platform/")) return <PlatformPage path={path} />;
   const tablePage = /^\/workspaces\/([^/]+)\/table$/.exec(path);
   if (tablePage?.[1]) return <TablePage workspaceId={decodeURIComponent(tablePage[1])} />;
-  const wsPage = /^\/workspaces\/([^/]+)\/(activity|versions)$/.exec(path);
+  const wsPage = /^\/workspaces\/([^/]+)\/(activity|versions|share-links)$/.exec(path);
   if (wsPage?.[1] && wsPage[2] === "activity") return <ActivityPage workspaceId={decodeURIComponent(wsPage[1])} />;
+  if (wsPage?.[1] && wsPage[2] === "share-links") return <ShareLinksPage workspaceId={decodeURIComponent(wsPage[1])} />;
   if (wsPage?.[1]) return <VersionsPage workspaceId={decodeURIComponent(wsPage[1])} />;
   const ws = /^\/workspaces\/([^/]+)$/.exec(path);
   if (ws?.[1]) return <ModelerPage workspaceId={decodeURIComponent(ws[1])} />;

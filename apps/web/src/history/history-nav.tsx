@@ -1,8 +1,11 @@
 import { onLinkClick, useLocation } from "../app/router.ts";
+import { canEdit, session } from "../app/session.ts";
+import { useStore } from "../app/store.ts";
 
-/** Links between a workspace's modeler, its activity and its versions; the current one marked. */
+/** Links between a workspace's modeler, its activity, its versions and (for writers) its share links; the current one marked. */
 export function WorkspaceNav(props: { workspaceId: string }) {
   const { path } = useLocation();
+  const { profile } = useStore(session);
   const base = `/workspaces/${encodeURIComponent(props.workspaceId)}`;
   const links: [string, string][] = [
     [base, "Model"],
@@ -10,6 +13,7 @@ export function WorkspaceNav(props: { workspaceId: string }) {
     [`${base}/activity`, "Activity"],
     [`${base}/versions`, "Versions"],
   ];
+  if (canEdit(profile)) links.push([`${base}/share-links`, "Share links"]);
   return (
     <nav class="workspace-nav" aria-label="Workspace">
       {links.map(([href, label]) => (

@@ -13,6 +13,7 @@ import { startLive } from "../live/live-store.ts";
 import { loadModel, model, openView, select } from "./model-store.ts";
 import { ModelTree } from "./model-tree.tsx";
 import { PropertiesPanel } from "./properties-panel.tsx";
+import { ShareButton } from "./share-dialog.tsx";
 import { TransferMenu } from "./transfer-menu.tsx";
 import { ViewsPanel } from "./views-panel.tsx";
 
@@ -81,6 +82,13 @@ export function ModelerPage(props: { workspaceId: string }) {
           <PresenceAvatars label="Also in this workspace" max={3} />
           <WorkspaceNav workspaceId={props.workspaceId} />
           {state.workspaceId === props.workspaceId ? <TransferMenu editable={editable} /> : null}
+          {state.workspaceId === props.workspaceId && editable ? (
+            <ShareButton
+              workspaceId={props.workspaceId}
+              viewId={state.openViewId}
+              viewName={state.views.find((v) => v.id === state.openViewId)?.name ?? null}
+            />
+          ) : null}
         </>
       }
     >

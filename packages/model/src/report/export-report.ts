@@ -1,11 +1,10 @@
-import { once } from "node:events";
-import { PassThrough, Readable } from "node:stream";
-import { ZipArchive } from "archiver";
+import { Readable } from "node:stream";
 import type { Verb } from "../context.ts";
 import type { IconResolver } from "../render/types.ts";
 import { type ExportQuery, exportDocument, fileNameOf } from "../transfer/export-model.ts";
 import { reportEntries } from "./pages.ts";
 import { indexReport } from "./report-model.ts";
+import { zipEntries } from "./zip-writer.ts";
 
 /** Icons the report may show: inline SVG only; an icon the viewer would fetch from somewhere is not offline. */
 export function inlineIconsOnly(resolve: IconResolver | undefined): IconResolver | undefined {
@@ -19,8 +18,8 @@ export function inlineIconsOnly(resolve: IconResolver | undefined): IconResolver
 /**
  * The model (with `version`, as it was then) as a static HTML report in a ZIP: index.html with the model tree and a
  * search, a page per view (its SVG, elements clickable), element and relationship. The model is read first (a
- * refusal is an error, not a broken download); then each page is built only when the archive has written the one
- * before, so memory holds the model and one page, never the whole site.
+ * refusal is an error, not a broken download); then each page is built and compressed only when the client has taken
+ * the one before, so memory holds the model and one page (and the ZIP's directory), never the whole site.
  */
 export async function exportReport({
   ctx,
@@ -29,21 +28,7 @@ export async function exportReport({
   const { doc, version } = await exportDocument(ctx, input);
   const rm = indexReport(doc, inlineIconsOnly(ctx.resolveIcon));
   const name = `${doc.model.name ?? "model"}${version ? ` (${version.name})` : ""}`;
-  const zip = new ZipArchive({ zlib: { level: 6 } });
-  const out = new PassThrough();
-  zip.pipe(out);
-  zip.on("error", (err) => out.destroy(err));
-  void (async () => {
-    try {
-      for (const entry of reportEntries(rm)) {
-        const written = once(zip, "entry");
-        zip.append(entry.body, { name: entry.name });
-        await written;
-      }
-      await zip.finalize();
-    } catch (err) {
-      out.destroy(err instanceof Error ? err : new Error(String(err)));
-    }
-  })();
-  return { fileName: `${fileNameOf(name)} report.zip`, body: Readable.toWeb(out) as ReadableStream<Uint8Array> };
+  // Readable.from reads the generator only as fast as the client takes the bytes: one page in memory at a time.
+  const body = Readable.toWeb(Readable.from(zipEntries(reportEntries(rm)))) as ReadableStream<Uint8Array>;
+  return { fileName: `${fileNameOf(name)} report.zip`, body };
 }

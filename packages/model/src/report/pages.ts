@@ -4,8 +4,30 @@ import { renderViewSvg } from "../render/render-view.ts";
 import { REPORT_CSS, REPORT_JS, REPORT_PAGE_JS } from "./assets.ts";
 import { fileOf, type ReportKind, type ReportModel, viewInputOf } from "./report-model.ts";
 
+/** Whether escapeXml would change the text (markup characters, controls, surrogates, U+FFFE/U+FFFF): most have none. */
+function needsEscape(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (
+      c < 0x20 ||
+      c === 38 ||
+      c === 60 ||
+      c === 62 ||
+      c === 34 ||
+      c === 39 ||
+      (c >= 0xd800 && c <= 0xdfff) ||
+      c >= 0xfffe
+    )
+      return true;
+  }
+  return false;
+}
+
 /** User text as HTML character data or an attribute value (markup characters escaped, unsafe characters dropped). */
-const h = (text: string | null | undefined) => escapeXml(text ?? "");
+const h = (text: string | null | undefined) => {
+  const value = text ?? "";
+  return needsEscape(value) ? escapeXml(value) : value;
+};
 
 /** Relative path of a concept's page from another concept's page (both one folder down). */
 const pageOf = (kind: ReportKind, id: string) => `../${kind}/${fileOf(id)}.html`;

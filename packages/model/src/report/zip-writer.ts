@@ -1,0 +1,88 @@
+import { crc32, deflateRawSync } from "node:zlib";
+
+/**
+ * A ZIP of many small text files, written as it is read. Each file is deflated whole (pages are a few kB), so its
+ * sizes and CRC go in its local header and no data descriptor is needed; only the central directory (about 60 bytes
+ * a file) is kept until the end. archiver spent about 1.7 ms a file on its per-entry streams: 2.3 s for ArchiMetal's
+ * 1,400 pages against 0.2 s to build them. More than 65,535 files get the ZIP64 end records (a 100k model's report).
+ */
+export function* zipEntries(entries: Iterable<{ name: string; body: string }>): Generator<Buffer> {
+  const central: Buffer[] = [];
+  let offset = 0;
+  let count = 0;
+  const { time, date } = dosTime(new Date());
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name, "utf8");
+    const data = Buffer.from(entry.body, "utf8");
+    // Level 1: a third of level 6's time on these pages for a ZIP about a tenth larger.
+    const packed = deflateRawSync(data, { level: 1 });
+    const crc = crc32(data);
+    if (offset > 0xffffffff || packed.length > 0xffffffff) throw new Error("The report is larger than 4 GB");
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
+    local.writeUInt16LE(0x0800, 6); // names are UTF-8
+    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt16LE(time, 10);
+    local.writeUInt16LE(date, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(0, 28);
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE(0x0314, 4); // made by: Unix, 2.0
+    header.writeUInt16LE(20, 6);
+    header.writeUInt16LE(0x0800, 8);
+    header.writeUInt16LE(8, 10);
+    header.writeUInt16LE(time, 12);
+    header.writeUInt16LE(date, 14);
+    header.writeUInt32LE(crc, 16);
+    header.writeUInt32LE(packed.length, 20);
+    header.writeUInt32LE(data.length, 24);
+    header.writeUInt16LE(name.length, 28);
+    header.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
+    header.writeUInt32LE(offset, 42);
+    central.push(header, name);
+    yield Buffer.concat([local, name, packed]);
+    offset += local.length + name.length + packed.length;
+    count++;
+  }
+  const directory = Buffer.concat(central);
+  yield directory;
+  const zip64 = count > 0xffff || offset > 0xffffffff;
+  const tail: Buffer[] = [];
+  if (zip64) {
+    const record = Buffer.alloc(56);
+    record.writeUInt32LE(0x06064b50, 0);
+    record.writeBigUInt64LE(44n, 4);
+    record.writeUInt16LE(45, 12);
+    record.writeUInt16LE(45, 14);
+    record.writeBigUInt64LE(BigInt(count), 24);
+    record.writeBigUInt64LE(BigInt(count), 32);
+    record.writeBigUInt64LE(BigInt(directory.length), 40);
+    record.writeBigUInt64LE(BigInt(offset), 48);
+    const locator = Buffer.alloc(20);
+    locator.writeUInt32LE(0x07064b50, 0);
+    locator.writeBigUInt64LE(BigInt(offset + directory.length), 8);
+    locator.writeUInt32LE(1, 16);
+    tail.push(record, locator);
+  }
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Math.min(count, 0xffff), 8);
+  end.writeUInt16LE(Math.min(count, 0xffff), 10);
+  end.writeUInt32LE(Math.min(directory.length, 0xffffffff), 12);
+  end.writeUInt32LE(Math.min(offset, 0xffffffff), 16);
+  tail.push(end);
+  yield Buffer.concat(tail);
+}
+
+/** A date as MS-DOS time and date fields (2-second resolution, local time as ZIP tools expect). */
+function dosTime(d: Date): { time: number; date: number } {
+  return {
+    time: (d.getHours() << 11) | (d.getMinutes() << 5) | Math.floor(d.getSeconds() / 2),
+    date: ((Math.max(d.getFullYear(), 1980) - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate(),
+  };
+}
