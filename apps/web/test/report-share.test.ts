@@ -102,11 +102,11 @@ describe("reports and share links", () => {
     expect(nodeHref).toMatch(/^\.\.\/elements\/.+\.html$/);
 
     // Search, with no network.
-    await report.getByLabel("Search").fill("customer");
+    await report.getByRole("searchbox", { name: "Search" }).fill("mutation");
     const results = report.getByRole("list", { name: "Search results" });
     await results.getByRole("link").first().waitFor();
-    await results.getByRole("link", { name: /^Customer \(BusinessActor\)$/ }).click();
-    await content.getByRole("heading", { name: "Customer", level: 1 }).waitFor();
+    await results.getByRole("link", { name: /^Customer data mutation Service \(/ }).click();
+    await content.getByRole("heading", { name: "Customer data mutation Service", level: 1 }).waitFor();
     await screenshot(report, "report-search");
 
     // A deep link opened as is.

@@ -43,12 +43,12 @@ export function CreateShareLink(props: {
       <fieldset class="share-scope share-wide">
         <legend>Share</legend>
         {props.viewId ? (
-          <label>
+          <label class="share-choice">
             <input type="radio" name="share-scope" checked={scope === "view"} onChange={() => setScope("view")} /> This
             view{props.viewName ? ` (“${props.viewName}”)` : ""}
           </label>
         ) : null}
-        <label>
+        <label class="share-choice">
           <input type="radio" name="share-scope" checked={scope === "report"} onChange={() => setScope("report")} /> The
           whole model as a report
         </label>
