@@ -18,8 +18,8 @@ async function runChild(mode: string, url: string, org: string, ws: string): Pro
     const t = performance.now();
     let bytes = 0;
     if (mode === "html") {
-      const { body } = await exportReport({ ctx });
-      for await (const chunk of body) bytes += chunk.byteLength;
+      const reader = (await exportReport({ ctx })).body.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) bytes += r.value.byteLength;
     } else {
       bytes = (await exportModel({ ctx })).xml.length;
     }
@@ -29,8 +29,9 @@ async function runChild(mode: string, url: string, org: string, ws: string): Pro
   }
 }
 
-export async function reportInChild(...args: string[]): Promise<ReportChildResult> {
-  const { stdout } = await promisify(execFile)(process.execPath, [import.meta.filename, ...args], {
+/** One run in a fresh process; `nodeFlags` e.g. a heap cap (--max-old-space-size). */
+export async function reportInChild(nodeFlags: string[], ...args: string[]): Promise<ReportChildResult> {
+  const { stdout } = await promisify(execFile)(process.execPath, [...nodeFlags, import.meta.filename, ...args], {
     maxBuffer: 1 << 20,
   });
   return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as ReportChildResult;

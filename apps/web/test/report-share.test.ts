@@ -172,6 +172,7 @@ describe("reports and share links", () => {
     const tree = visitor.getByRole("navigation", { name: "Model tree" });
     await tree.getByRole("link", { name: "Layered View", exact: true }).click();
     const content = visitor.frameLocator("#content");
+    await content.getByRole("heading", { name: "Layered View", level: 1 }).waitFor();
     await content.locator(".diagram svg").waitFor();
     await screenshot(visitor, "share-report-anonymous");
     expect(await seriousViolations(visitor)).toEqual([]);
