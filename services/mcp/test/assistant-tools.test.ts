@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { type Stack, startStack, textOf } from "./support/stack.ts";
-import { ADDED_TOOLS, GRAPH_TOOLS, HISTORY_TOOLS } from "./support/tool-names.ts";
+import { ADDED_TOOLS, DRAFT_TOOLS, GRAPH_TOOLS, HISTORY_TOOLS } from "./support/tool-names.ts";
 
 /** The tools issue 14 added, each called at least once through the official SDK client over the gateway. */
 let stack: Stack;
@@ -297,8 +297,8 @@ test("validate_model lists the model's problems with a fix hint each; an unknown
   expect(textOf(bad)).toContain("unknown rule 'spelling'");
 });
 
-test("every added tool was called (the graph and history tools in their own files)", () => {
+test("every added tool was called (the graph, history and draft tools in their own files)", () => {
   expect(workspaceId).toBeTruthy();
-  const elsewhere = [...GRAPH_TOOLS, ...HISTORY_TOOLS];
+  const elsewhere = [...GRAPH_TOOLS, ...HISTORY_TOOLS, ...DRAFT_TOOLS];
   expect(ADDED_TOOLS.filter((name) => !called.has(name) && !elsewhere.includes(name))).toEqual([]);
 });

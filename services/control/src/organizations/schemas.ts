@@ -13,6 +13,13 @@ export const Organization = z
     is_personal: z.boolean(),
     enabled: z.boolean(),
     require_two_factor: z.boolean().describe("Members must use two-factor to open this organization in a browser"),
+    draft_approvals_required: z
+      .number()
+      .int()
+      .describe("Approvals a draft needs from owners/editors other than its author before it merges (0: none)"),
+    assistants_write_to_drafts: z
+      .boolean()
+      .describe("MCP sessions of assistants write into a draft per conversation, never into a workspace directly"),
     created_at: z.string(),
   })
   .openapi("Organization");
@@ -35,9 +42,11 @@ export const UpdateOrganizationInput = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
     require_two_factor: z.boolean().optional(),
+    draft_approvals_required: z.number().int().min(0).max(20).optional(),
+    assistants_write_to_drafts: z.boolean().optional(),
   })
-  .refine((v) => v.name !== undefined || v.require_two_factor !== undefined, {
-    message: "give name, require_two_factor or both",
+  .refine((v) => Object.values(v).some((x) => x !== undefined), {
+    message: "give name, require_two_factor, draft_approvals_required or assistants_write_to_drafts",
     path: ["name"],
   });
 export type UpdateOrganizationInput = z.infer<typeof UpdateOrganizationInput>;
@@ -60,6 +69,8 @@ export function toOrganization(row: OrganizationRow): Organization {
     is_personal: row.isPersonal,
     enabled: row.enabled,
     require_two_factor: row.requireTwoFactor,
+    draft_approvals_required: row.draftApprovalsRequired,
+    assistants_write_to_drafts: row.assistantsWriteToDrafts,
     created_at: new Date(row.createdAt).toISOString(),
   };
 }

@@ -26,6 +26,11 @@ export const ApiToken = z
     expired: z.boolean().openapi({ description: "The token itself has lapsed (an OAuth grant's renews itself)" }),
     created_at: z.string(),
     oauth_grant: OAuthGrant.nullable().openapi({ description: "Set when an MCP client holds it through OAuth" }),
+    assistant: z.boolean().openapi({
+      description:
+        "An assistant's token (an OAuth-connected MCP client's always is): where the organization has assistants " +
+        "write to drafts, its MCP session writes into a draft",
+    }),
   })
   .openapi("ApiToken");
 
@@ -41,6 +46,10 @@ export const CreateApiTokenInput = z.object({
   organization_id: z.uuid(),
   workspace_id: z.uuid().nullish(),
   expires_at: z.iso.datetime({ offset: true }).nullish(),
+  assistant: z
+    .boolean()
+    .default(false)
+    .openapi({ description: "A token an assistant uses: it proposes in drafts where the organization says so" }),
 });
 
 export type CreateApiTokenInput = z.infer<typeof CreateApiTokenInput>;
@@ -58,6 +67,7 @@ export function toApiToken(row: Row, now: Date, oauthGrant: OAuthGrant | null = 
     workspace_id: row.workspaceId,
     expires_at: iso(row.expiresAt),
     expired: row.expiresAt !== null && new Date(row.expiresAt).getTime() <= now.getTime(),
+    assistant: row.assistant || row.mcpOnly,
     created_at: new Date(row.createdAt).toISOString(),
     oauth_grant: oauthGrant,
   };

@@ -35,8 +35,9 @@ export async function listMyOrganizations({ ctx }: { ctx: SignedInContext }): Pr
 }
 
 /**
- * Changes the organization the gateway resolved: its name (org:rename), and whether its members must use two-factor
- * (owners only; an owner turns it on only with two-factor on their own account, so the rule cannot lock them out).
+ * Changes the organization the gateway resolved (org:rename: owners and admins): its name, the drafts settings
+ * (approvals a draft needs, assistants write to drafts), and whether its members must use two-factor (owners only;
+ * an owner turns it on only with two-factor on their own account, so the rule cannot lock them out).
  */
 export async function updateOrganization({
   ctx,
@@ -57,7 +58,12 @@ export async function updateOrganization({
   }
   const [row] = await ctx.database.db
     .update(organizations)
-    .set({ name: input.name, requireTwoFactor: input.require_two_factor })
+    .set({
+      name: input.name,
+      requireTwoFactor: input.require_two_factor,
+      draftApprovalsRequired: input.draft_approvals_required,
+      assistantsWriteToDrafts: input.assistants_write_to_drafts,
+    })
     .where(eq(organizations.id, ctx.organizationId))
     .returning();
   if (!row) throw new AppError("NOT_FOUND", "Organization not found");

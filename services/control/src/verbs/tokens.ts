@@ -95,6 +95,7 @@ export async function createApiToken({
       tokenHash: secret.tokenHash,
       expiresAt,
       createdAt: now,
+      assistant: input.assistant ?? false,
     })
     .returning();
   if (!row) throw new AppError("INTERNAL", "The API token was not stored");

@@ -70,7 +70,9 @@ describe("platform organizations", () => {
     const list = await (await h.call("GET", "/api/platform/organizations", { as: adminSession })).json();
     expect(list.map((o: { slug: string }) => o.slug)).toEqual(expect.arrayContaining(["unicode-co", "unicode-co-2"]));
     expect(Object.keys(list[0]).sort()).toEqual([
+      "assistants_write_to_drafts",
       "created_at",
+      "draft_approvals_required",
       "enabled",
       "id",
       "is_personal",

@@ -1,10 +1,11 @@
-import { inWorkspace } from "@ams/model";
+import { getDraftOf, inWorkspace } from "@ams/model";
 import { roleHas } from "@ams/shared";
 import type { Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { analysisTools } from "./analysis.ts";
 import { arrangeTools } from "./arrange.ts";
 import type { AnyTool, ToolCall } from "./define.ts";
+import { DRAFT_TOOL_NAMES, draftTools, proposalCall, review, withNote } from "./drafts.ts";
 import { elementTools } from "./elements.ts";
 import { exchangeTools } from "./exchange.ts";
 import { WorkspaceId } from "./fields.ts";
@@ -31,6 +32,7 @@ const DEFINED: readonly AnyTool[] = [
   ...graphTools,
   ...historyTools,
   ...analysisTools,
+  ...draftTools,
 ];
 
 /** Tools about the organization or the metamodel, not one workspace's model: they take no workspace_id. */
@@ -49,15 +51,30 @@ const WorkspaceArgument = WorkspaceId.optional().describe(
   "Workspace for this call only (default: the active one); the user's active workspace stays as it is",
 );
 
-/** A model tool that also takes an optional workspace_id: the call runs on that workspace, nothing is switched. */
+/**
+ * A model tool that also takes an optional workspace_id: the call runs on that workspace, nothing is switched.
+ * Where the organization has assistants write to drafts and the caller is an assistant, it runs in the
+ * conversation's draft instead (drafts.ts), and a write's answer says that its changes await review.
+ */
 function withWorkspaceArgument(tool: AnyTool): AnyTool {
+  const write = !tool.annotations.readOnlyHint;
   return {
     ...tool,
     input: tool.input.extend({ workspace_id: WorkspaceArgument }),
     run: async (call: ToolCall, args: Record<string, unknown>) => {
       const { workspace_id, ...rest } = args as { workspace_id?: string };
-      if (workspace_id === undefined) return tool.run(call, rest);
-      return tool.run({ ...call, ctx: await inWorkspace(call.ctx, workspace_id) }, rest);
+      const target = workspace_id === undefined ? call : { ...call, ctx: await inWorkspace(call.ctx, workspace_id) };
+      if (DRAFT_TOOL_NAMES.has(tool.name)) return tool.run(target, rest);
+      const proposal = await proposalCall(target, write);
+      if (!proposal) return tool.run(target, rest);
+      const result = await tool.run(proposal.call, rest);
+      if (!write || result.isError) return result;
+      const now = await getDraftOf(proposal.call.ctx, proposal.draft.id);
+      return withNote(
+        result,
+        `This change went into the draft '${now.name}' (workspace_id ${now.id}), not into '${now.base_name}': the ` +
+          `organization has assistants propose changes. ${review(now)}`,
+      );
     },
   };
 }

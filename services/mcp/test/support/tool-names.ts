@@ -42,6 +42,9 @@ export const SPEC_TOOLS = [
 /** Issue 23's tools over the change log: history, versions, diff and revert. Called in history-tools.test.ts. */
 export const HISTORY_TOOLS = ["get_history", "list_versions", "create_version", "diff_versions", "revert_change"];
 
+/** Issue 25's tools: an assistant's drafts (create, list, changes, submit). Called in draft-tools.test.ts. */
+export const DRAFT_TOOLS = ["create_draft", "list_drafts", "get_draft_changes", "submit_draft"];
+
 /** Tools added for assistants (issue 14, and issue 23's history tools): round trips saved, metamodel questions, pictures, other workspaces. */
 export const ADDED_TOOLS = [
   "list_metamodel_element_types",
@@ -60,6 +63,7 @@ export const ADDED_TOOLS = [
   "derive_relationships",
   "plateau_gap",
   "validate_model",
+  ...DRAFT_TOOLS,
 ];
 
 export const ALL_TOOLS = [...SPEC_TOOLS, ...ADDED_TOOLS];
