@@ -18,6 +18,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   "live-events": async () => (await import("./live-events.ts")).benchLiveEvents(),
   "live-browser": async () => (await import("./live-browser.ts")).benchLiveBrowser(),
   history: async () => (await import("./history.ts")).benchHistory(),
+  drafts: async () => (await import("./drafts.ts")).benchDrafts(),
   mcp: async () => (await import("./mcp.ts")).benchMcp(),
   graph: async () => (await import("./graph.ts")).benchGraph(),
   "graph-sync": async () => (await import("./graph-sync.ts")).benchGraphSync(),

@@ -4,7 +4,7 @@ export const DraftStates = ["open", "submitted", "merged", "discarded", "closed"
 
 export const CreateDraftInput = z.strictObject({
   name: z.string().trim().min(1).max(200).describe("The draft's name, e.g. 'Target 2027'"),
-  description: z.string().max(10_000).nullable().optional(),
+  description: z.string().max(10_000).nullable().optional().describe("What the draft is for"),
 });
 export type CreateDraftInput = z.infer<typeof CreateDraftInput>;
 

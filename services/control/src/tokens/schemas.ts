@@ -48,8 +48,10 @@ export const CreateApiTokenInput = z.object({
   expires_at: z.iso.datetime({ offset: true }).nullish(),
   assistant: z
     .boolean()
-    .default(false)
-    .openapi({ description: "A token an assistant uses: it proposes in drafts where the organization says so" }),
+    .optional()
+    .openapi({
+      description: "A token an assistant uses: it proposes in drafts where the organization says so (default false)",
+    }),
 });
 
 export type CreateApiTokenInput = z.infer<typeof CreateApiTokenInput>;
