@@ -46,12 +46,9 @@ export const CreateApiTokenInput = z.object({
   organization_id: z.uuid(),
   workspace_id: z.uuid().nullish(),
   expires_at: z.iso.datetime({ offset: true }).nullish(),
-  assistant: z
-    .boolean()
-    .optional()
-    .openapi({
-      description: "A token an assistant uses: it proposes in drafts where the organization says so (default false)",
-    }),
+  assistant: z.boolean().optional().openapi({
+    description: "A token an assistant uses: it proposes in drafts where the organization says so (default false)",
+  }),
 });
 
 export type CreateApiTokenInput = z.infer<typeof CreateApiTokenInput>;
