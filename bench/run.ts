@@ -23,6 +23,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   graph: async () => (await import("./graph.ts")).benchGraph(),
   "graph-sync": async () => (await import("./graph-sync.ts")).benchGraphSync(),
   analysis: async () => (await import("./analysis.ts")).benchAnalysis(),
+  table: async () => (await import("./table.ts")).benchTable(),
   fuzz: async () => (await import("./fuzz.ts")).benchFuzz(),
   web: async () => (await import("./web.ts")).benchWeb(),
   "web-dashboard": async () => (await import("./web-dashboard.ts")).benchWebDashboard(),
