@@ -24,6 +24,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   "graph-sync": async () => (await import("./graph-sync.ts")).benchGraphSync(),
   analysis: async () => (await import("./analysis.ts")).benchAnalysis(),
   table: async () => (await import("./table.ts")).benchTable(),
+  validation: async () => (await import("./validation.ts")).benchValidation(),
   fuzz: async () => (await import("./fuzz.ts")).benchFuzz(),
   web: async () => (await import("./web.ts")).benchWeb(),
   "web-dashboard": async () => (await import("./web-dashboard.ts")).benchWebDashboard(),

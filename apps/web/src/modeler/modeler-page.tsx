@@ -12,6 +12,7 @@ import { PresenceAvatars } from "../live/avatars.tsx";
 import { startLive } from "../live/live-store.ts";
 import { loadModel, model, openView, select } from "./model-store.ts";
 import { ModelTree } from "./model-tree.tsx";
+import { ProblemsPanel, useValidation } from "./problems-panel.tsx";
 import { PropertiesPanel } from "./properties-panel.tsx";
 import { ShareButton } from "./share-dialog.tsx";
 import { TransferMenu } from "./transfer-menu.tsx";
@@ -22,7 +23,7 @@ export function ModelerPage(props: { workspaceId: string }) {
   const { profile } = useStore(session);
   const state = useStore(model);
   const [error, setError] = useState<string | null>(null);
-  const [tab, setTab] = useState<"model" | "views">("model");
+  const [tab, setTab] = useState<"model" | "views" | "problems">("model");
   // On a narrow screen the model browser is folded away so the diagram comes first; a view chosen in it folds it again.
   const [browserOpen, setBrowserOpen] = useState(false);
   useEffect(() => setBrowserOpen(false), [state.openViewId]);
@@ -30,6 +31,8 @@ export function ModelerPage(props: { workspaceId: string }) {
 
   // Live collaboration: once the model is loaded, the workspace's events and who else has it open.
   const loaded = state.workspaceId === props.workspaceId && !state.loading;
+  const problems = useValidation(props.workspaceId, loaded);
+  const problemCount = problems.result ? problems.result.counts.error + problems.result.counts.warning : null;
   useEffect(() => {
     if (!loaded) return;
     const stopApplying = applyLiveChanges(session.get().profile?.id ?? null);
@@ -142,6 +145,25 @@ export function ModelerPage(props: { workspaceId: string }) {
               >
                 Views ({state.views.length})
               </button>
+              <button
+                type="button"
+                role="tab"
+                id="tab-problems"
+                aria-selected={tab === "problems"}
+                aria-controls="panel-problems"
+                onClick={() => {
+                  setTab("problems");
+                  problems.run();
+                }}
+              >
+                Problems{" "}
+                <span
+                  class={`count-badge${problems.result?.counts.error ? " has-errors" : ""}`}
+                  title="Errors and warnings"
+                >
+                  {problemCount ?? "…"}
+                </span>
+              </button>
             </div>
             <div
               id="panel-model"
@@ -160,6 +182,21 @@ export function ModelerPage(props: { workspaceId: string }) {
               class="tab-panel"
             >
               <ViewsPanel editable={editable} />
+            </div>
+            <div
+              id="panel-problems"
+              role="tabpanel"
+              aria-labelledby="tab-problems"
+              hidden={tab !== "problems"}
+              class="tab-panel"
+            >
+              <ProblemsPanel
+                workspaceId={props.workspaceId}
+                result={problems.result}
+                error={problems.error}
+                running={problems.running}
+                onRun={problems.run}
+              />
             </div>
           </aside>
           <section class="workarea" aria-label="View">
