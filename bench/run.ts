@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   "model-api": async () => (await import("./model-api.ts")).benchModelApi(),
   exchange: async () => (await import("./exchange.ts")).benchExchange(),
   report: async () => (await import("./report.ts")).benchReport(),
+  csv: async () => (await import("./csv.ts")).benchCsv(),
   gateway: async () => (await import("./gateway.ts")).benchGateway(),
   "body-limit": async () => (await import("./body-limit.ts")).benchBodyLimit(),
   resolve: async () => (await import("./resolve.ts")).benchResolve(),
