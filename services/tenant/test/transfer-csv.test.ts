@@ -224,6 +224,21 @@ describe("Archi's CSV format", () => {
     expect((await elementsOf(org))[0]?.name).toBe("A; B");
   });
 
+  test("text that only starts with a dash or plus imports as it is; +/- followed by a formula is refused", async () => {
+    const org = await h.organization();
+    const text = `"ID","Type","Name","Documentation","Specialization"\n"e1","BusinessActor","-5","- first point\n- second point",""\n"e2","BusinessActor","+ Partner","-",""`;
+    const res = await importCsv(org, { "elements.csv": text });
+    expect(res.status, res.text).toBe(200);
+    const byId = new Map((await elementsOf(org)).map((e) => [e.id, e]));
+    expect(byId.get("e1")).toMatchObject({ name: "-5", documentation: "- first point\n- second point" });
+    expect(byId.get("e2")).toMatchObject({ name: "+ Partner", documentation: "-" });
+
+    const evil = `"ID","Type","Name","Documentation","Specialization"\n"e3","BusinessActor","x","-2+3+cmd|' /C calc'!A0",""`;
+    const refused = await importCsv(org, { "elements.csv": evil });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toMatch(/column Documentation: .*looks like a spreadsheet formula/);
+  });
+
   test("export writes Archi's files, neutralises formulas, and round-trips into an empty workspace", async () => {
     const org = await h.organization();
     expect(

@@ -205,6 +205,13 @@ function tooLong(file: string, row: number, line: number, column: string) {
 export const FORMULA_START = /^[=+\-@]/;
 
 /**
+ * A cell refused on import as a formula: one starting with = or @, or with + or - followed by something a spreadsheet
+ * would evaluate. Text that only starts with a dash or plus (a "- item" list in documentation, "-" alone, a signed
+ * number such as -5 or +1.5) is ordinary model text and imports as it is; export still neutralises all of them.
+ */
+export const FORMULA_LOOKING = /^(?:[=@]|[+-](?!\s|$|\d+(?:[.,]\d+)?$))/;
+
+/**
  * A field as Archi writes it: always quoted, quotes doubled. A value a spreadsheet would run as a formula gets a
  * leading single quote (OWASP's advice); the import takes that quote off again, so a round trip keeps the value.
  */

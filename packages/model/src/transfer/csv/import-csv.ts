@@ -28,6 +28,7 @@ import {
   csvError,
   decodeCsv,
   ELEMENTS_HEADER,
+  FORMULA_LOOKING,
   FORMULA_START,
   locate,
   PROPERTIES_HEADER,
@@ -132,7 +133,7 @@ function cellsOf(table: CsvTable, r: CsvRecord): Cell {
   return (column) => {
     const value = r.fields[column] ?? "";
     if (value.charCodeAt(0) === 39 && FORMULA_START.test(value.slice(1))) return value.slice(1);
-    if (column >= 2 && FORMULA_START.test(value)) {
+    if (column >= 2 && FORMULA_LOOKING.test(value)) {
       throw csvError(
         locate(table.file, r.row, r.line, table.header[column]),
         `'${value.slice(0, 40)}' looks like a spreadsheet formula (starts with ${value[0]}); formula cells are refused. Prefix it with a single quote (') to import it as text.`,
