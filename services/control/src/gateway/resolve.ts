@@ -40,7 +40,8 @@ const twoFactorOk = (userId: string, org: string) =>
 /**
  * The interactive choice: the session's active organization (session profile) while the user is a member of it,
  * else the selected organization while the user is still a member of it (with the selected workspace if it belongs
- * there), else the first membership (enabled organizations first) with its first workspace. Null when the user has
+ * there), else the first membership (enabled organizations first) with its first workspace that is not a draft (a
+ * draft is opened on purpose, never chosen for someone; its base may have been deleted and the draft closed). Null when the user has
  * no membership at all.
  *
  * It runs on every gateway request, so it is two statements of which the common case sends one. The first chooses
@@ -63,6 +64,7 @@ export async function resolveActive(
       case when s.organization_id = m.organization_id
         then (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = m.organization_id)
         else (select w.id from workspaces w where w.organization_id = m.organization_id
+          and not exists (select 1 from drafts d where d.workspace_id = w.id)
           order by w.created_at, w.id limit 1)
       end as workspace_id
     ${activeChoice(userId, preferred)}`,
@@ -97,6 +99,7 @@ async function resolveActiveWithTeams(
         then (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = m.organization_id
           and ${seen})
         else (select w.id from workspaces w where w.organization_id = m.organization_id and ${seen}
+          and not exists (select 1 from drafts d where d.workspace_id = w.id)
           order by w.created_at, w.id limit 1)
       end as workspace_id
     ${activeChoice(userId, preferred)}`,

@@ -141,5 +141,12 @@ describe("a draft over REST", () => {
     expect(deleted.headers.get("x-drafts-closed")).toBe("1");
     const closed = await call(owner, "GET", `/api/drafts/${forked.body.id}`);
     expect(closed.body).toMatchObject({ state: "closed", base_workspace_id: null });
+    // With the base gone, nobody is given a closed draft as their workspace, and no list shows drafts.
+    const me = await call(viewer, "GET", "/api/me");
+    expect(me.status).toBe(200);
+    const active: string | null = me.body.active_workspace_id;
+    if (active) expect((await call(viewer, "GET", `/api/drafts/${active}`)).status).toBe(404);
+    const listed = await call(owner, "GET", "/api/workspaces");
+    expect(listed.body.map((w: { id: string }) => w.id)).not.toContain(forked.body.id);
   });
 });
