@@ -14,6 +14,7 @@ import { AcceptInvitationPage } from "./organization/accept-invitation.tsx";
 import { OrganizationAuditPage } from "./organization/audit-page.tsx";
 import { OrganizationPage } from "./organization/organization-page.tsx";
 import { TeamsPage } from "./organization/teams-page.tsx";
+import { ValidationRulesPage } from "./organization/validation-rules-page.tsx";
 import { ChangePasswordPage } from "./pages/change-password.tsx";
 import { ForgotPasswordPage } from "./pages/forgot-password.tsx";
 import { HomePage } from "./pages/home.tsx";
@@ -90,6 +91,7 @@ function Routes() {
   if (path === "/organization") return <OrganizationPage />;
   if (path === "/organization/teams" && hasTeams()) return <TeamsPage />;
   if (path === "/organization/audit") return <OrganizationAuditPage />;
+  if (path === "/organization/validation-rules") return <ValidationRulesPage />;
   if (path === "/settings") return <SettingsPage />;
   if (path === "/explore") return <ExplorePage />;
   if (path === "/dashboards") return <DashboardsPage />;

@@ -113,4 +113,4 @@ export type Organization = Out<ControlOrganizations["updateOrganization"]>;
 export type PlatformOrganization = Out<ControlPlatform["listAllOrganizations"]>[number];
 /** Organization roles: owner/editor/viewer with local accounts, owner/admin/member in the session profile. */
 export type MemberRole = "owner" | "editor" | "viewer" | "admin" | "member";
-export type { Colouring, DerivedResult, GapResult, ImpactResult } from "@ams/model";
+export type { Colouring, DerivedResult, GapResult, ImpactResult, ValidationRule, ValidationRuleList } from "@ams/model";

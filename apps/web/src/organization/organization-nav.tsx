@@ -4,7 +4,7 @@ import { useStore } from "../app/store.ts";
 
 /**
  * The organization's sections: members; in the session profile its teams; for those who manage it (owners, and
- * admins in the session profile) its audit. No tabs where there is one section.
+ * admins in the session profile) its audit; for every member its validation rules.
  */
 export function OrganizationNav() {
   const { path } = useLocation();
@@ -12,7 +12,7 @@ export function OrganizationNav() {
   const tabs: [string, string][] = [["/organization", "Members"]];
   if (hasTeams()) tabs.push(["/organization/teams", "Teams"]);
   if (managesMembers(activeMembership(profile)?.role)) tabs.push(["/organization/audit", "Audit"]);
-  if (tabs.length < 2) return null;
+  tabs.push(["/organization/validation-rules", "Validation rules"]);
   return (
     <nav class="tabs" aria-label="Organization administration">
       {tabs.map(([href, label]) => (
