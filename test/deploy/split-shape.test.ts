@@ -188,7 +188,12 @@ describe("the split shape started from the chart's environment", () => {
       expect({ name, status, database: body.checks.database }).toEqual({ name, status: 200, database: "up" });
     }
     const { body } = await health("control");
-    expect(body).toEqual({ status: "degraded", checks: { database: "up", queue: "down", graph: "down" } });
+    // No stream open yet (events "not started"); the chart's NATS is configured but not running, so presences are
+    // not shared between replicas (presence "down").
+    expect(body).toEqual({
+      status: "degraded",
+      checks: { database: "up", queue: "down", graph: "down", events: "not started", presence: "down" },
+    });
   }, 120_000);
 
   test("control serves the browser UI at / under its CSP, with cached assets; tenant and mcp serve none of it", async () => {

@@ -419,6 +419,7 @@ describe("import and export through the modeler's own buttons", () => {
     expect(original.elements.length).toBeGreaterThan(50);
     expect(original.views.length).toBeGreaterThan(3);
 
+    await page.getByRole("button", { name: "Export", exact: true }).click();
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("link", { name: "Export XML" }).click(),

@@ -109,6 +109,7 @@ describe("Archi CSV in the modeler", () => {
   }, 120_000);
 
   test("Export CSV downloads a ZIP of Archi's three files", async () => {
+    await page.getByRole("button", { name: "Export", exact: true }).click();
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("link", { name: "Export CSV" }).click(),

@@ -58,6 +58,7 @@ describe("reports and share links", () => {
 
   test("the report from the Export menu works from file://: tree, view click to element, search, deep link", async () => {
     await page.goto(`${server.base}/workspaces/${workspaceId}`);
+    await page.getByRole("button", { name: "Export", exact: true }).click();
     const link = page.getByRole("link", { name: "HTML report" });
     await link.waitFor();
     const href = (await link.getAttribute("href")) ?? "";

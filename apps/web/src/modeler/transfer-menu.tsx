@@ -125,9 +125,22 @@ function ImportDialog(props: { onClose(): void }) {
   );
 }
 
+/** The model's export formats: one "Export" menu, so the header stays one row on a phone. */
+const EXPORTS = [
+  { href: "/api/export", label: "Export XML", title: "Open Exchange XML, for Archi and other ArchiMate tools" },
+  { href: "/api/export/zip", label: "Export ZIP", title: "The exchange XML with the plugin icons its views use" },
+  {
+    href: "/api/export?format=csv",
+    label: "Export CSV",
+    title: "Archi's elements.csv, relations.csv, properties.csv in a ZIP",
+  },
+  { href: "/api/export?format=html", label: "HTML report", title: "A static site of the model that works offline" },
+];
+
 /** Import (owners and editors) and export of the whole model. */
 export function TransferMenu(props: { editable: boolean }) {
   const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
   return (
     <div class="transfer">
       {props.editable ? (
@@ -135,23 +148,27 @@ export function TransferMenu(props: { editable: boolean }) {
           Import…
         </button>
       ) : null}
-      <a class="button" href="/api/export" download>
-        Export XML
-      </a>
-      <a class="button" href="/api/export/zip" download>
-        Export ZIP
-      </a>
-      <a
-        class="button"
-        href="/api/export?format=csv"
-        download
-        title="Archi's elements.csv, relations.csv, properties.csv in a ZIP"
-      >
-        Export CSV
-      </a>
-      <a class="button" href="/api/export?format=html" download title="A static site of the model that works offline">
-        HTML report
-      </a>
+      <div class="user-menu">
+        <button
+          type="button"
+          aria-expanded={exporting}
+          aria-controls="export-menu"
+          onClick={() => setExporting(!exporting)}
+        >
+          Export <span aria-hidden="true">▾</span>
+        </button>
+        {exporting ? (
+          <ul class="menu" id="export-menu">
+            {EXPORTS.map((e) => (
+              <li key={e.href}>
+                <a href={e.href} download title={e.title} onClick={() => setExporting(false)}>
+                  {e.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
       {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
     </div>
   );
