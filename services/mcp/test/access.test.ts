@@ -64,6 +64,9 @@ const MUTATIONS: Record<string, Record<string, unknown>> = {
   rebuild_graph: {},
   create_version: { name: "V" },
   revert_change: { revision: 1 },
+  create_draft: { name: "Viewer's proposal" },
+  // The owner's draft (made in the test): a viewer reads it but may not submit it.
+  submit_draft: { draft_id: "" },
 };
 
 describe("roles", () => {
@@ -93,6 +96,10 @@ describe("roles", () => {
       .filter((t) => !t.annotations?.readOnlyHint && t.name !== "activate_workspace")
       .map((t) => t.name);
     expect(writing.sort()).toEqual(Object.keys(MUTATIONS).sort());
+    const draft = await call(owner, "create_draft", { name: "Owner's proposal" });
+    const draftId = (draft.structuredContent as { id?: string } | undefined)?.id;
+    expect(draftId, textOf(draft)).toBeTruthy();
+    MUTATIONS.submit_draft = { draft_id: draftId };
     for (const [name, args] of Object.entries(MUTATIONS)) {
       const result = await call(viewer, name, args);
       expect(result.isError, name).toBe(true);
