@@ -69,8 +69,14 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "ams-split-data-"));
   chmodSync(dataDir, 0o777); // writable by the services' uid 1000
   neo4jServer = await startTestNeo4j();
+  // Nine distinct ports: the kernel may hand the same just-closed port out twice, and two processes on one port
+  // leave one of them unable to start.
+  const taken = new Set<number>();
   for (const name of ["control", "tenant", "mcp", "worker", "nats", "neo4j", "mControl", "mTenant", "mMcp"]) {
-    ports[name] = await freePort();
+    let port = await freePort();
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
+    ports[name] = port;
   }
   const target = new URL(neo4jServer.url);
   neo4jGate = tcpForwarder(must(ports.neo4j, "the neo4j port"), { host: target.hostname, port: Number(target.port) });
