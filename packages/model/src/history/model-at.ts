@@ -3,7 +3,7 @@ import { AppError } from "@ams/shared";
 import type { RequestContext } from "../context.ts";
 import type { ModelDocument } from "../exchange/document.ts";
 import { SYSTEM_ICON_PACK_ID } from "../properties/definitions.ts";
-import type { RenderInput } from "../render/types.ts";
+import type { RenderConnection, RenderInput, RenderNode } from "../render/types.ts";
 import { readModel } from "../store/read-document.ts";
 import { MODEL_TABLES } from "../store/write-document.ts";
 import { statesAfter } from "./states.ts";
@@ -92,6 +92,49 @@ export async function readModelAt(
 const docRowKey = (kind: RowKind, r: Record<string, unknown>): Row =>
   kind === "property_value" ? { owner_id: r.ownerId, ord: r.ord } : { id: r.id };
 
+type DocNode = ModelDocument["nodes"][number];
+type DocConnection = ModelDocument["connections"][number];
+type DocElement = ModelDocument["elements"][number];
+type DocRelationship = ModelDocument["relationships"][number];
+
+/** One view node as the renderer takes it, with its element (and that element's icon pack) when it shows one. */
+export function renderNodeOf(n: DocNode, e: DocElement | undefined, iconPack: string | null | undefined): RenderNode {
+  return {
+    id: n.id,
+    kind: n.kind,
+    x: n.x,
+    y: n.y,
+    w: n.w,
+    h: n.h,
+    parentId: n.parentId,
+    label: n.label,
+    style: n.style,
+    element: e ? { type: e.type, name: e.name ?? "", iconPack: iconPack ?? null } : null,
+  };
+}
+
+/** One view connection as the renderer takes it, with its relationship when it shows one. */
+export function renderConnectionOf(c: DocConnection, r: DocRelationship | undefined): RenderConnection {
+  return {
+    id: c.id,
+    kind: c.kind,
+    sourceId: c.sourceId,
+    targetId: c.targetId,
+    bendpoints: c.bendpoints,
+    label: c.label,
+    style: c.style,
+    relationship: r
+      ? {
+          type: r.type,
+          name: r.name,
+          accessType: r.accessType,
+          isDirected: r.isDirected,
+          influenceStrength: r.influenceStrength,
+        }
+      : null,
+  };
+}
+
 /** What the renderer needs of one view, from a document (a past state); null when the view did not exist. */
 export function renderInputOf(doc: ModelDocument, viewId: string): RenderInput | null {
   const view = doc.views.find((v) => v.id === viewId);
@@ -107,42 +150,11 @@ export function renderInputOf(doc: ModelDocument, viewId: string): RenderInput |
     .filter((n) => n.viewId === viewId)
     .map((n) => {
       const e = n.elementId ? elements.get(n.elementId) : undefined;
-      return {
-        id: n.id,
-        kind: n.kind,
-        x: n.x,
-        y: n.y,
-        w: n.w,
-        h: n.h,
-        parentId: n.parentId,
-        label: n.label,
-        style: n.style,
-        element: e ? { type: e.type, name: e.name ?? "", iconPack: icons.get(e.id) ?? null } : null,
-      };
+      return renderNodeOf(n, e, e ? icons.get(e.id) : null);
     });
   const connections = doc.connections
     .filter((c) => c.viewId === viewId)
-    .map((c) => {
-      const r = c.relationshipId ? relationships.get(c.relationshipId) : undefined;
-      return {
-        id: c.id,
-        kind: c.kind,
-        sourceId: c.sourceId,
-        targetId: c.targetId,
-        bendpoints: c.bendpoints,
-        label: c.label,
-        style: c.style,
-        relationship: r
-          ? {
-              type: r.type,
-              name: r.name,
-              accessType: r.accessType,
-              isDirected: r.isDirected,
-              influenceStrength: r.influenceStrength,
-            }
-          : null,
-      };
-    });
+    .map((c) => renderConnectionOf(c, c.relationshipId ? relationships.get(c.relationshipId) : undefined));
   return { view: { id: view.id, name: view.name, documentation: view.documentation ?? null }, nodes, connections };
 }
 

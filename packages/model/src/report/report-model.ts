@@ -6,6 +6,7 @@ import type {
   RelationshipRow,
   ViewRow,
 } from "../exchange/document.ts";
+import { renderConnectionOf, renderNodeOf } from "../history/model-at.ts";
 import { SYSTEM_ICON_PACK_ID } from "../properties/definitions.ts";
 import type { IconResolver, RenderConnection, RenderInput, RenderNode } from "../render/types.ts";
 
@@ -128,39 +129,10 @@ export function viewInputOf(rm: ReportModel, viewId: string): RenderInput | null
   if (!view) return null;
   const nodes: RenderNode[] = (rm.nodesOf.get(viewId) ?? []).map((n) => {
     const e = n.elementId ? rm.elements.get(n.elementId) : undefined;
-    return {
-      id: n.id,
-      kind: n.kind,
-      x: n.x,
-      y: n.y,
-      w: n.w,
-      h: n.h,
-      parentId: n.parentId,
-      label: n.label,
-      style: n.style,
-      element: e ? { type: e.type, name: e.name ?? "", iconPack: rm.icons.get(e.id) ?? null } : null,
-    };
+    return renderNodeOf(n, e, e ? rm.icons.get(e.id) : null);
   });
-  const connections: RenderConnection[] = (rm.connectionsOf.get(viewId) ?? []).map((c) => {
-    const r = c.relationshipId ? rm.relationships.get(c.relationshipId) : undefined;
-    return {
-      id: c.id,
-      kind: c.kind,
-      sourceId: c.sourceId,
-      targetId: c.targetId,
-      bendpoints: c.bendpoints,
-      label: c.label,
-      style: c.style,
-      relationship: r
-        ? {
-            type: r.type,
-            name: r.name,
-            accessType: r.accessType,
-            isDirected: r.isDirected,
-            influenceStrength: r.influenceStrength,
-          }
-        : null,
-    };
-  });
+  const connections: RenderConnection[] = (rm.connectionsOf.get(viewId) ?? []).map((c) =>
+    renderConnectionOf(c, c.relationshipId ? rm.relationships.get(c.relationshipId) : undefined),
+  );
   return { view: { id: view.id, name: view.name, documentation: view.documentation ?? null }, nodes, connections };
 }
