@@ -25,8 +25,8 @@ export function stableNames(figures: Figure[]): Figure[] {
  * A figure measured beside a floor in the same process also gives "<name> ÷ floor": the two were interleaved round
  * by round, so load from other work on the machine cancels out of their ratio far more than out of either time.
  */
-function withFloorRatio(name: string, value: number, floor: number | null): Figure[] {
-  const figure: Figure = { name, value, unit: "ms", better: "lower" };
+function withFloorRatio(name: string, value: number, floor: number | null, unit = "ms"): Figure[] {
+  const figure: Figure = { name, value, unit, better: "lower" };
   if (!floor) return [figure];
   return [figure, { name: `${name} ÷ floor`, value: value / floor, unit: "x", better: "lower" }];
 }
@@ -36,8 +36,8 @@ export function parseJsonLines(text: string): Figure[] {
   const out: Figure[] = [];
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
-    const f = JSON.parse(line) as { name: string; value: number; floor?: number | null };
-    out.push(...withFloorRatio(f.name.replace(MEASURED_IN_NAME, "").trim(), f.value, f.floor ?? null));
+    const f = JSON.parse(line) as { name: string; value: number; floor?: number | null; unit?: string };
+    out.push(...withFloorRatio(f.name.replace(MEASURED_IN_NAME, "").trim(), f.value, f.floor ?? null, f.unit));
   }
   return stableNames(out);
 }

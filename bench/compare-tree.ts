@@ -1,16 +1,33 @@
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { type LoadResults, loadFigures, parseJsonLines, parseReportLines, type SuiteRun } from "./compare-stats.ts";
 
-/** A source tree `pnpm bench:compare` runs suites in: this checkout, or a ref built in a worktree of its own. */
-export type Tree = { label: string; dir: string; key: string };
+/**
+ * A source tree `pnpm bench:compare` runs suites in: this checkout, or a ref built in a worktree of its own;
+ * `harness`: the checkout whose bench files it runs (set when they are not its own, see setBench).
+ */
+export type Tree = { label: string; dir: string; key: string; harness?: string };
 
 /** A suite as bench:compare runs it: a script of the tree's own bench/ with arguments, and how to read its figures. */
 export type Suite = { name: string; script: string; args: string[]; kind: "report" | "load"; needsWeb: boolean };
 
 /** `pnpm bench`'s suites that time single requests or single operations, run by name through bench/run.ts. */
-const REPORT_SUITES = ["resolve", "gateway", "model-api", "mcp", "exchange", "graph", "web", "web-dashboard", "deploy"];
+const REPORT_SUITES = [
+  "resolve",
+  "gateway",
+  "model-api",
+  "mcp",
+  "exchange",
+  "report",
+  "history",
+  "graph",
+  "drafts",
+  "web",
+  "web-dashboard",
+  "deploy",
+];
 
 export const SUITES: Record<string, Suite> = {
   ...Object.fromEntries(
@@ -73,14 +90,36 @@ export function prepareRef(root: string, ref: string): Tree {
 /**
  * The ref's bench/ as committed, then (unless `ownBench`) this tree's bench files over it: both trees then run the
  * same harness (workload, iterations, floors) against their own product code, so a difference is the product's.
+ * The bench files keep their helpers under bench/ (nothing from a package export or test support the ref may lack);
+ * a third-party package they need that the ref does not install is found in this checkout (harnessParent).
  */
-export function setBench(root: string, tree: Tree, ownBench: boolean) {
+export function setBench(root: string, tree: Tree, ownBench: boolean): Tree {
   git(tree.dir, "checkout", "--", "bench");
   git(tree.dir, "clean", "-fdq", "bench");
-  if (ownBench) return;
+  if (ownBench) return tree;
   for (const file of readdirSync(join(root, "bench"))) {
     if (file.endsWith(".ts")) cpSync(join(root, "bench", file), join(tree.dir, "bench", file));
   }
+  return { ...tree, harness: root };
+}
+
+/**
+ * Where an import of this checkout's bench files, run in the ref's tree, is resolved again when the ref cannot
+ * resolve it: a third-party package of the harness the ref does not install (the load driver's autocannon) is
+ * looked up as from the same file in this checkout, i.e. in its node_modules. Only for imports made by a file under
+ * the ref's bench/, and never for the product's own packages (@ams/*), relative paths, URLs or Node's built-ins: the
+ * product code measured in a tree is always that tree's. Undefined: no second lookup (the error stands).
+ */
+export function harnessParent(
+  specifier: string,
+  parentURL: string | undefined,
+  treeDir: string,
+  harnessDir: string,
+): string | undefined {
+  const bench = `${pathToFileURL(join(treeDir, "bench")).href}/`;
+  if (!parentURL?.startsWith(bench)) return undefined;
+  if (/^(?:[./#]|@ams\/|[a-z][a-z0-9+.-]*:)/i.test(specifier)) return undefined;
+  return `${pathToFileURL(join(harnessDir, "bench")).href}/${parentURL.slice(bench.length)}`;
 }
 
 /** Builds the browser app of a tree (its own apps/web/build.ts) for suites that serve or drive it. */
@@ -107,9 +146,12 @@ export async function runSuite(tree: Tree, suite: Suite, opts: RunOptions): Prom
     LOAD_SECONDS: String(opts.seconds),
     PATH: nodePath(),
   };
+  // This checkout's bench files in the ref's tree: its third-party harness packages may come from this checkout.
+  const preload = tree.harness ? ["--import", pathToFileURL(join(tree.dir, "bench", "compare-harness.ts")).href] : [];
+  if (tree.harness) env.BENCH_HARNESS = tree.harness;
   // Without Neo4j (the default) the load suites leave explore out: an address where no Neo4j answers.
   if (!opts.neo4j) env.NEO4J_TEST_URL = "bolt://127.0.0.1:9";
-  const child = spawn(process.execPath, [suite.script, ...suite.args], {
+  const child = spawn(process.execPath, [...preload, suite.script, ...suite.args], {
     cwd: tree.dir,
     env,
     stdio: ["ignore", fd, fd],

@@ -53,8 +53,7 @@ if (positionals.length > 1) throw new Error(`one ref at most (got ${positionals.
 const chosen = positionals[0] ? { ref: positionals[0], why: "given" } : defaultRef(root);
 const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
 const headCommit = `HEAD ${git("rev-parse", "--short=9", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? " + uncommitted changes" : ""}`;
-const base = prepareRef(root, chosen.ref);
-setBench(root, base, values["own-bench"]);
+const base = setBench(root, prepareRef(root, chosen.ref), values["own-bench"]);
 const head: Tree = { label: "this tree", dir: root, key: "head" };
 const labels = { base: base.label, head: head.label };
 console.log(

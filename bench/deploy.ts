@@ -11,6 +11,7 @@ import { createServiceMetrics } from "@ams/shared/http";
 import { createTenantApp, SERVICE_TOKEN_HEADER } from "@ams/tenant";
 import { PGlite } from "@electric-sql/pglite";
 import { interleaved, report, section, verdict } from "./lib.ts";
+import { withServiceNodeOptions } from "./service-node-options.ts";
 
 const SECRET = "bench-secret-bench-secret-bench-secret!!";
 const CONTROL_MAIN = new URL("../services/control/src/main.ts", import.meta.url).pathname;
@@ -104,7 +105,7 @@ export async function benchDeploy() {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const started = performance.now();
   const child = spawn(process.execPath, [CONTROL_MAIN], {
-    env: { ...embeddedEnv(), DATA_DIR: dataDir, PORT: String(port), NEO4J_LOCAL: "false" },
+    env: withServiceNodeOptions({ ...embeddedEnv(), DATA_DIR: dataDir, PORT: String(port), NEO4J_LOCAL: "false" }),
     stdio: ["ignore", "ignore", "inherit"],
   });
   try {

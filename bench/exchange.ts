@@ -258,6 +258,45 @@ export async function benchExchange() {
       bigExp.export!.median <= 2 * bigExp.serialize!.median,
     );
 
+    // Export per element + relationship from 10k to 100k (issue 28: flat), the same shape at a tenth of the size,
+    // interleaved round by round with the 100k export and each beside its serialization alone.
+    const tenth = generateModel({
+      elements: 10_000,
+      relationships: 20_000,
+      views: 100,
+      nodesPerView: 20,
+      seed: 11,
+      properties: true,
+    });
+    const tenthWs = await workspace("10k");
+    const tenthCtx = contextFor(database, org!.id, tenthWs);
+    await importModel({ ctx: tenthCtx, input: { xml: serializeExchange(tenth) } });
+    await analyze();
+    const tenthDoc = await readModel(database, tenthWs);
+    const perItem = await interleave(
+      {
+        export10k: () => exportModel({ ctx: tenthCtx }),
+        export100k: () => exportModel({ ctx }),
+        serialize10k: async () => serializeExchange(tenthDoc),
+        serialize100k: async () => serializeExchange(bigDoc),
+      },
+      { rounds: 5, warmup: 1 },
+    );
+    const items = (doc: typeof big) => doc.elements.length + doc.relationships.length;
+    const us = (ms: number, doc: typeof big) => (ms / items(doc)) * 1000;
+    const growth = us(perItem.export100k!.median, big) / us(perItem.export10k!.median, tenth);
+    const floorGrowth = us(perItem.serialize100k!.median, big) / us(perItem.serialize10k!.median, tenth);
+    verdict(
+      "export per element, 100k vs 10k",
+      `export per element + relationship: 10k ${us(perItem.export10k!.median, tenth).toFixed(2)} us ` +
+        `(${perItem.export10k!.median.toFixed(0)} ms), 100k ${us(perItem.export100k!.median, big).toFixed(2)} us ` +
+        `(${perItem.export100k!.median.toFixed(0)} ms) = ${growth.toFixed(2)}x; serialization alone ` +
+        `${us(perItem.serialize10k!.median, tenth).toFixed(2)} and ${us(perItem.serialize100k!.median, big).toFixed(2)} us ` +
+        `= ${floorGrowth.toFixed(2)}x   target: flat (<= 1.15x)`,
+      growth <= 1.15,
+    );
+    await dropWorkspace(tenthWs);
+
     const bigRen = await interleave(
       { render: () => renderView({ ctx, input: { id: bigView } }), selects: bareRenderSelects(bare, main, bigView) },
       { rounds: 100, warmup: 10 },

@@ -1,6 +1,20 @@
 import { appendFileSync } from "node:fs";
 
-/** Small timing helpers for `pnpm bench`: every figure is printed beside a floor measured in the same run. */
+/**
+ * Small timing helpers for `pnpm bench`: every figure is printed beside a floor measured in the same run. The bench
+ * files `pnpm bench:compare` copies into an older tree keep helpers like these under bench/ instead of importing
+ * them from a package export that tree may not have yet.
+ */
+
+/**
+ * The value, or a failure naming what was missing (where an indexed lookup must have found something), as
+ * @ams/shared/testing's `must`, which a tree before 25 November does not export.
+ */
+export function must<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing`);
+  return value;
+}
+
 export type Stats = { median: number; p99: number; mean: number; n: number };
 
 export async function measure(
@@ -42,10 +56,18 @@ export function verdict(name: string, line: string, ok: boolean) {
 }
 
 /**
+ * A figure that is not a time (a size in MB), lower being better, written to BENCH_RESULTS only: its verdict line
+ * prints it. `pnpm bench:compare` sets it beside the other tree's like a time.
+ */
+export function figure(name: string, value: number, unit: "MB") {
+  record({ name, value, floor: null, unit });
+}
+
+/**
  * BENCH_RESULTS=<file>: every figure also goes there as one JSON line ({name, value, floor, unit}), which
  * `pnpm bench:compare` reads (it falls back to the printed lines for a tree whose bench predates this).
  */
-function record(figure: { name: string; value: number; floor: number | null; unit: "ms" }) {
+function record(figure: { name: string; value: number; floor: number | null; unit: "ms" | "MB" }) {
   const file = process.env.BENCH_RESULTS;
   if (file) appendFileSync(file, `${JSON.stringify(figure)}\n`);
 }

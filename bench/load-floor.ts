@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { openDatabase } from "@ams/db";
 import { getElement, listElements, listRelationships, type RequestContext } from "@ams/model";
-import { createServiceMetrics, metricsResponse } from "@ams/shared/http";
 
 /**
  * The floor of the load suite: the same three reads the mix sends (list elements with a filter, an element by id,
@@ -16,7 +15,14 @@ const database = await openDatabase(
     ? { url: process.env.DATABASE_URL, migrate: false }
     : { dataDir: process.env.FLOOR_PGLITE_DIR },
 );
-const metrics = createServiceMetrics("floor");
+// The same process figures the product's services publish (CPU, RSS, event-loop delay), on their own port. A tree
+// whose services publish none (before 25 November, which `pnpm bench:compare` may run this file in) has no
+// @ams/shared/http either: the floor then publishes nothing, and its CPU and RSS are read from /proc like theirs.
+const http = await import("@ams/shared/http").catch((err: NodeJS.ErrnoException) => {
+  if (err.code === "ERR_PACKAGE_PATH_NOT_EXPORTED") return undefined;
+  throw err;
+});
+const metrics = http?.createServiceMetrics("floor");
 
 /** What the gateway would have put in the inter-service token, fixed: this server trusts the path. */
 const contextFor = (workspaceId: string): RequestContext => ({
@@ -56,10 +62,11 @@ createServer((req, res) => {
   );
 }).listen(Number(process.env.FLOOR_PORT), "127.0.0.1");
 
-// The same process figures the product's services publish (CPU, RSS, event-loop delay), on their own port.
-createServer((_req, res) => {
-  metricsResponse(metrics).then(async (r) => {
-    res.writeHead(200, { "content-type": r.headers.get("content-type") ?? "text/plain" });
-    res.end(await r.text());
-  });
-}).listen(Number(process.env.METRICS_PORT), "127.0.0.1");
+if (http && metrics) {
+  createServer((_req, res) => {
+    http.metricsResponse(metrics).then(async (r) => {
+      res.writeHead(200, { "content-type": r.headers.get("content-type") ?? "text/plain" });
+      res.end(await r.text());
+    });
+  }).listen(Number(process.env.METRICS_PORT), "127.0.0.1");
+}

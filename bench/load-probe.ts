@@ -1,4 +1,6 @@
-import { must } from "@ams/shared/testing";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { must } from "./lib.ts";
 import type { Service } from "./load-shapes.ts";
 
 /** What one process cost over a run, from the Prometheus figures it publishes on its metrics port. */
@@ -33,7 +35,52 @@ function value(text: string, name: string): number {
   return match ? Number(match[1]) : Number.NaN;
 }
 
+/**
+ * Where each process's figures come from: the Prometheus figures it publishes, or, for a process that publishes none
+ * (the services of a tree before 25 November, which `pnpm bench:compare` may run), the kernel's account of it in
+ * /proc: the same CPU time (user + system, every thread) and resident memory, with no heap or event-loop figures.
+ */
+const sources = new WeakMap<Service, "metrics" | "proc">();
+
+async function sourceOf(service: Service): Promise<"metrics" | "proc"> {
+  let source = sources.get(service);
+  if (!source) {
+    const published = await fetch(service.metricsUrl).then(
+      (r) => r.ok,
+      () => false,
+    );
+    source = published ? "metrics" : "proc";
+    if (source === "proc")
+      console.log(
+        `      ${service.name} publishes no /metrics: its CPU and RSS are read from /proc/${service.pid}, heap and event-loop delay are not known`,
+      );
+    sources.set(service, source);
+  }
+  return source;
+}
+
+let ticksPerSecond: number | undefined;
+
+/** CPU seconds and resident memory of a process as the kernel counts them (Linux). */
+function readProc(pid: number, at: number): Sample {
+  ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // After "pid (name) " the fields run from the state (field 3); utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const rssKb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return {
+    at,
+    cpu: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
+    rss: rssKb ? Number(rssKb[1]) / 1024 : Number.NaN,
+    heapUsed: Number.NaN,
+    heapTotal: Number.NaN,
+    p99: Number.NaN,
+    max: Number.NaN,
+  };
+}
+
 async function scrape(service: Service, at: number): Promise<Sample> {
+  if ((await sourceOf(service)) === "proc") return readProc(service.pid, at);
   const text = await (await fetch(service.metricsUrl)).text();
   return {
     at,

@@ -34,7 +34,8 @@ export function failureLines(run: RunFigures): string[] {
 export const errorCount = (run: RunFigures) =>
   run.all.errors + Object.values(run.unanswered).reduce((a, b) => a + b, 0);
 
-const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+// NaN: a figure the process did not publish (heap and event-loop delay of a process read from /proc, load-probe.ts).
+const ms = (v: number) => (Number.isNaN(v) ? "n/a" : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const pad = (s: string, n: number) => s.padStart(n);
 
 function operationLine(op: OperationFigures, floor?: OperationFigures): string {
@@ -76,7 +77,8 @@ export function printLevel(level: LevelResult) {
 }
 
 /** "early → last MB" of a heap figure. */
-const heapChange = (early: number, last: number) => `${early.toFixed(0)} → ${last.toFixed(0)} MB`;
+const heapChange = (early: number, last: number) =>
+  Number.isNaN(early) ? "n/a" : `${early.toFixed(0)} → ${last.toFixed(0)} MB`;
 
 export const rssChange = (p: ProcessFigures) =>
   `${p.rssLastMb >= p.rssEarlyMb ? "+" : ""}${((100 * (p.rssLastMb - p.rssEarlyMb)) / p.rssEarlyMb).toFixed(1)}%`;

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { cpSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,17 +8,21 @@ import { fileURLToPath } from "node:url";
 import { type Database, memberships, openDatabase, organizations } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { generateModel, serializeExchange } from "@ams/model";
-import { startTestNeo4j, type TestNeo4j } from "../packages/graph/test/support/neo4j.ts";
+import type { TestNeo4j } from "../packages/graph/test/support/neo4j.ts";
 import { createLocalUser } from "../services/control/src/auth/create-user.ts";
-import { freePort, waitFor } from "../test/deploy/support/processes.ts";
 import type { Fleet, LoadOrganization, Member } from "./load-workload.ts";
+import { freePort, waitFor } from "./processes.ts";
+import { withServiceNodeOptions } from "./service-node-options.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const script = (path: string) => join(root, path);
 export const LOAD_PASSWORD = "load-bench-password-1";
 
-/** A process of the shape under load, with the /metrics port its CPU, RSS and event-loop delay are read from. */
-export type Service = { name: string; metricsUrl: string; stop(): Promise<void>; logTail(): string };
+/**
+ * A process of the shape under load, with the /metrics port its CPU, RSS and event-loop delay are read from, and its
+ * pid (where CPU and RSS are read when it publishes no /metrics: a tree before 25 November).
+ */
+export type Service = { name: string; pid: number; metricsUrl: string; stop(): Promise<void>; logTail(): string };
 
 /** What a shape started, undone in reverse order: when it stops, and also when starting it failed halfway. */
 type Teardown = { add(step: () => unknown): void; run(): Promise<void> };
@@ -56,13 +60,19 @@ async function startService(
   const out = join(logDir, `${name}.log`);
   // LOAD_CPU_PROFILE=<dir>: each process writes a V8 CPU profile there when it stops (open in Chrome DevTools).
   const profile = process.env.LOAD_CPU_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.LOAD_CPU_PROFILE}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, path], {
-    env: { PATH: process.env.PATH ?? "", ...env, METRICS_PORT: String(metricsPort) },
+  // A service runs with the NODE_OPTIONS its image gives it; the floor (bench/load-floor.ts, the same code in both
+  // trees of a comparison) with none.
+  const processEnv = { PATH: process.env.PATH ?? "", ...env, METRICS_PORT: String(metricsPort) };
+  // LOAD_NODE_ARGS: more arguments for node in every process (e.g. `--import /path/trace.mjs`), space-separated.
+  const extra = process.env.LOAD_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, ...extra, path], {
+    env: path.endsWith("/src/main.ts") ? withServiceNodeOptions(processEnv) : processEnv,
     stdio: ["ignore", openSync(out, "a"), openSync(out, "a")],
   });
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
   const service: Service = {
     name,
+    pid: child.pid ?? 0,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     logTail: () => readFileSync(out, "utf8").split("\n").slice(-15).join("\n"),
     async stop() {
@@ -103,6 +113,9 @@ export type Dependencies = { neo4j?: TestNeo4j; neo4jMissing?: string; stop(): P
 
 export async function startDependencies(): Promise<Dependencies> {
   try {
+    // Imported here, not at the top: a tree without this test support (a ref `pnpm bench:compare` runs this file
+    // in) then only leaves explore out.
+    const { startTestNeo4j } = await import("../packages/graph/test/support/neo4j.ts");
     const neo4j = await startTestNeo4j();
     return { neo4j, stop: () => neo4j.stop() };
   } catch (err) {
@@ -371,6 +384,9 @@ export const startSplit = (deps: Dependencies, orgCount: number) =>
       DATABASE_URL: database.url,
       NATS_URL: `nats://127.0.0.1:${natsPort}`,
       GRAPH_REBUILD_WAIT_MS: "30000",
+      // A tree before the key pair (24 November, which `pnpm bench:compare` may run this file in) signs and verifies
+      // the inter-service token with this shared secret; a tree with the key pair ignores it when the keys are given.
+      TENANT_JWT_SECRET: randomBytes(32).toString("hex"),
       ...graphEnv(deps),
     };
     const verifier = { ...common, TENANT_JWT_PUBLIC_KEY: publicPem };

@@ -102,8 +102,8 @@ export async function benchModelApi() {
       "GET /api/elements, 100k elements, median",
       listAll.median,
       floorAll.median,
-      "<= 1.5 x floor",
-      listAll.median <= 1.5 * floorAll.median,
+      "<= 1.3 x floor",
+      listAll.median <= 1.3 * floorAll.median,
     );
     report("GET /api/elements, 100k elements, p99", listAll.p99, floorAll.p99, "(informational)", true);
 

@@ -2,8 +2,7 @@ import { type AccessState, createAccessState, createControlApp, parseEnv, seedAc
 import { sql } from "@ams/db";
 import { createTestDatabase } from "@ams/db/testing";
 import { createServiceTokens, silentLogger } from "@ams/shared";
-import { must } from "@ams/shared/testing";
-import { interleaved, measure, report, section } from "./lib.ts";
+import { interleaved, measure, must, report, section } from "./lib.ts";
 
 const SECRET = "bench-secret-bench-secret-bench-secret!!";
 

@@ -6,8 +6,8 @@ import { interleaved, report, section } from "./lib.ts";
 /**
  * Issue 27's validation targets: the built-in rules (documentation included) on an ArchiMetal-sized model (565
  * elements, 724 relationships, 72 views, as bench/history.ts sizes it) <= 50 ms and on the 100k-element model
- * (generateModel's shape) <= 3 s, on real PostgreSQL. The floor, measured in the same run and interleaved: the same
- * rules' core statements as plain SQL (one anti-join or group per rule, nothing mapped to issues).
+ * (generateModel's shape) <= 3 s, on real PostgreSQL, each beside its floor measured in the same run, interleaved:
+ * the same rules as plain SQL (floorQueries).
  */
 
 async function load(database: Database, orgId: string, name: string, doc: ModelDocument): Promise<string> {
@@ -28,27 +28,62 @@ async function load(database: Database, orgId: string, name: string, doc: ModelD
   return id;
 }
 
-/** The rules' statements as plain SQL: what the database must do at least, without the verb around it. */
-function floorQueries(ws: string) {
+/**
+ * The floor: each built-in rule's condition as one plain SQL statement, counted (every rule must look at every
+ * finding to count it), nothing mapped to issues, no names fetched, run side by side on the pool as the verb runs.
+ * The 3.1 table and the viewpoints are JavaScript: for those rules, the combinations present (what the table judges).
+ */
+export function floorQueries(ws: string) {
   return [
-    sql`select r.type, s.type, t.type from relationships r
+    // relationship_not_allowed (and missing_reference's relationship ends): the combinations present
+    sql`select r.type, s.type, t.type, count(*) from relationships r
         left join elements s on s.workspace_id = r.workspace_id and s.id = r.source_id
         left join elements t on t.workspace_id = r.workspace_id and t.id = r.target_id
         where r.workspace_id = ${ws} group by 1, 2, 3`,
-    sql`select e.id from elements e where e.workspace_id = ${ws} and not exists
+    // missing_reference: connections whose end is not on their view, element nodes or relationship connections
+    // showing nothing
+    sql`select count(*) from connections c
+        left join view_nodes sn on sn.workspace_id = c.workspace_id and sn.id = c.source_id and sn.view_id = c.view_id
+        left join connections sc on sn.id is null and sc.workspace_id = c.workspace_id and sc.id = c.source_id
+          and sc.view_id = c.view_id
+        left join view_nodes tn on tn.workspace_id = c.workspace_id and tn.id = c.target_id and tn.view_id = c.view_id
+        left join connections tc on tn.id is null and tc.workspace_id = c.workspace_id and tc.id = c.target_id
+          and tc.view_id = c.view_id
+        where c.workspace_id = ${ws} and ((sn.id is null and sc.id is null) or (tn.id is null and tc.id is null)
+          or (c.kind = 'relationship' and c.relationship_id is null))`,
+    sql`select count(*) from view_nodes n where n.workspace_id = ${ws} and n.kind = 'element' and n.element_id is null`,
+    // junction rules: each junction's relationships by type and direction
+    sql`select j.id, r.type, r.target_id = j.id, count(*) from elements j
+        join relationships r on r.workspace_id = j.workspace_id and (r.source_id = j.id or r.target_id = j.id)
+        where j.workspace_id = ${ws} and j.type in ('AndJunction', 'OrJunction') group by 1, 2, 3`,
+    // element_not_in_viewpoint: the (viewpoint, element type) pairs shown
+    sql`select v.viewpoint, e.type, count(*) from view_nodes n
+        join views v on v.workspace_id = n.workspace_id and v.id = n.view_id
+        join elements e on e.workspace_id = n.workspace_id and e.id = n.element_id
+        where n.workspace_id = ${ws} and v.viewpoint <> '' group by 1, 2`,
+    sql`select count(*) from elements e where e.workspace_id = ${ws} and not exists
         (select 1 from view_nodes n where n.workspace_id = e.workspace_id and n.element_id = e.id)`,
-    sql`select r.id from relationships r where r.workspace_id = ${ws} and not exists
+    sql`select count(*) from relationships r where r.workspace_id = ${ws} and not exists
         (select 1 from connections c where c.workspace_id = r.workspace_id and c.relationship_id = r.id)`,
-    sql`select v.id from views v where v.workspace_id = ${ws} and not exists
+    sql`select count(*) from views v where v.workspace_id = ${ws} and not exists
         (select 1 from view_nodes n where n.workspace_id = v.workspace_id and n.view_id = v.id)`,
-    sql`select id from (select id, count(*) over (partition by type, lower(btrim(name))) n from elements
-        where workspace_id = ${ws}) d where n > 1`,
-    sql`select c.id from view_nodes c join view_nodes p on p.workspace_id = c.workspace_id and p.id = c.parent_id
-        where c.workspace_id = ${ws} and not exists (select 1 from relationships r where r.workspace_id = c.workspace_id
-          and r.source_id = p.element_id and r.target_id = c.element_id)`,
-    sql`select d.id from property_definitions d where d.workspace_id = ${ws} and not exists
+    // duplicate_element: same type, same name once trimmed, lower-cased and runs of white space made one
+    sql`select coalesce(sum(n - 1), 0) from (select count(*) as n from elements
+        where workspace_id = ${ws} and type not in ('AndJunction', 'OrJunction') and btrim(name) <> ''
+        group by type, lower(regexp_replace(btrim(name), '\\s+', ' ', 'g')) having count(*) > 1) d`,
+    sql`select count(*) from view_nodes c
+        join view_nodes p on p.workspace_id = c.workspace_id and p.id = c.parent_id
+        join elements ce on ce.workspace_id = c.workspace_id and ce.id = c.element_id
+        join elements pe on pe.workspace_id = p.workspace_id and pe.id = p.element_id
+        where c.workspace_id = ${ws} and c.parent_id is not null and ce.id <> pe.id and pe.type <> 'Grouping'
+          and not exists (select 1 from relationships r where r.workspace_id = c.workspace_id
+                            and r.source_id = pe.id and r.target_id = ce.id)
+          and not exists (select 1 from relationships r where r.workspace_id = c.workspace_id
+                            and r.source_id = ce.id and r.target_id = pe.id)`,
+    sql`select count(*) from property_definitions d where d.workspace_id = ${ws} and not d.is_system and not exists
         (select 1 from property_values pv where pv.workspace_id = d.workspace_id and pv.definition_id = d.id)`,
-    sql`select e.id from elements e where e.workspace_id = ${ws} and coalesce(e.documentation, '') = ''`,
+    sql`select count(*) from elements e where e.workspace_id = ${ws} and e.type not in ('AndJunction', 'OrJunction')
+        and coalesce(btrim(e.documentation), '') = ''`,
   ];
 }
 
@@ -80,7 +115,7 @@ export async function benchValidation() {
         await Promise.all(floorQueries(ws).map((q) => database.rows(q)));
       };
       const [f, v] = await interleaved([floor, verb], { iterations, warmup: 2 });
-      report("floor: the rules' statements as plain SQL, median", f!.median, null, "(the floor)", true);
+      report("floor: the same rules as plain SQL counts, median", f!.median, null, "(the floor)", true);
       report(`validateModel, median`, v!.median, f!.median, `<= ${target} ms`, v!.median <= target);
     }
   } finally {

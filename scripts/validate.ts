@@ -1,14 +1,17 @@
 // `pnpm validate <file.xml> [--rules rules.json] [--include rule,...] [--json]`: validates an Open Exchange file
 // for CI. The file is parsed by the import's parser and loaded into an embedded in-memory PGlite database, where the
-// same statements as POST /api/workspaces/:id/validate run: the built-in rules and the rules of rules.json (a list of
-// organization rules, or {"rules": [...]}, checked as the API checks them).
+// same statements as POST /api/workspaces/:id/validate run (one implementation of the rules): the built-in rules and
+// the rules of rules.json (a list of organization rules, or {"rules": [...]}, checked as the API checks them). The
+// database starts from a migrated copy kept in node_modules/.cache/ams-validate (or $AMS_VALIDATE_CACHE), which the
+// first run of a checkout makes: later runs do not migrate.
 //
 // Exit codes: 0 no errors (warnings and information may be listed), 1 the model has errors, 2 bad usage, an
 // unreadable or malformed file, or bad rules.
 
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { openDatabase, sql } from "@ams/db";
+import { fileURLToPath } from "node:url";
+import { openMigratedMemoryDatabase, sql } from "@ams/db";
 import {
   BUILTIN_RULE_IDS,
   checkRule,
@@ -120,7 +123,9 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  const database = await openDatabase({ dataDir: "memory://" });
+  const database = await openMigratedMemoryDatabase(
+    process.env.AMS_VALIDATE_CACHE || fileURLToPath(new URL("../node_modules/.cache/ams-validate", import.meta.url)),
+  );
   try {
     const org = randomUUID();
     await database.rows(sql`insert into organizations (id, slug, name) values (${org}, ${`cli-${org}`}, 'CLI')`);

@@ -1,3 +1,8 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
 import { consoleTable } from "../../bench/compare-report.ts";
 import {
@@ -8,6 +13,7 @@ import {
   parseReportLines,
   relativeRange,
 } from "../../bench/compare-stats.ts";
+import { harnessParent } from "../../bench/compare-tree.ts";
 
 /**
  * `pnpm bench:compare` on made-up rounds: a wrong parse would compare different figures, a wrong band would flag
@@ -157,4 +163,60 @@ test("the printed table shows both medians with their range, the ratio, the band
   expect(table).toContain("1.20x");
   expect(table).toContain("±6.0%");
   expect(table).toContain("SLOWER (outside the band)");
+});
+
+test("in the ref's tree, only a third-party package imported by a bench file is looked up again in this checkout", () => {
+  const from = "file:///trees/ref/bench/load-driver.ts";
+  expect(harnessParent("autocannon", from, "/trees/ref", "/work/head")).toBe("file:///work/head/bench/load-driver.ts");
+  expect(harnessParent("@scope/tool", from, "/trees/ref/", "/work/head")).toBe(
+    "file:///work/head/bench/load-driver.ts",
+  );
+  // The product's own packages, relative paths, built-ins and URLs stay the ref's, and so do imports from its code.
+  for (const specifier of ["@ams/shared/http", "./lib.ts", "../services/x.ts", "node:fs", "file:///x.ts", "#x"])
+    expect(harnessParent(specifier, from, "/trees/ref", "/work/head")).toBeUndefined();
+  expect(
+    harnessParent("autocannon", "file:///trees/ref/packages/model/src/a.ts", "/trees/ref", "/work/head"),
+  ).toBeUndefined();
+  expect(harnessParent("autocannon", "file:///trees/ref/benchmarks/a.ts", "/trees/ref", "/work/head")).toBeUndefined();
+  expect(harnessParent("autocannon", undefined, "/trees/ref", "/work/head")).toBeUndefined();
+});
+
+test("a suite run in the ref's tree with the preload finds a harness package only this checkout installs, never a product package", () => {
+  const work = mkdtempSync(join(tmpdir(), "ams-compare-harness-"));
+  try {
+    const ref = join(work, "ref");
+    const head = join(work, "head");
+    mkdirSync(join(ref, "bench"), { recursive: true });
+    writeFileSync(join(ref, "package.json"), JSON.stringify({ type: "module" }));
+    const bench = fileURLToPath(new URL("../../bench/", import.meta.url));
+    for (const file of ["compare-harness.ts", "compare-tree.ts", "compare-stats.ts"])
+      cpSync(join(bench, file), join(ref, "bench", file));
+    writeFileSync(
+      join(ref, "bench", "probe.ts"),
+      [
+        'const tool = await import("harness-only").then((m) => m.default, (e) => e.code);',
+        'const product = await import("@ams/only-in-head").then((m) => m.default, (e) => e.code);',
+        "console.log(JSON.stringify({ tool, product }));",
+      ].join("\n"),
+    );
+    for (const name of ["harness-only", "@ams/only-in-head"]) {
+      const dir = join(head, "node_modules", name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name, type: "module", exports: "./index.js" }));
+      writeFileSync(join(dir, "index.js"), `export default "${name} from this checkout";`);
+    }
+    const run = (harness?: string) => {
+      const out = spawnSync(
+        process.execPath,
+        ["--import", pathToFileURL(join(ref, "bench", "compare-harness.ts")).href, join(ref, "bench", "probe.ts")],
+        { cwd: ref, encoding: "utf8", env: { ...process.env, BENCH_HARNESS: harness ?? "" } },
+      );
+      expect(out.status, out.stderr).toBe(0);
+      return JSON.parse(out.stdout) as { tool: string; product: string };
+    };
+    expect(run(head)).toEqual({ tool: "harness-only from this checkout", product: "ERR_MODULE_NOT_FOUND" });
+    expect(run()).toEqual({ tool: "ERR_MODULE_NOT_FOUND", product: "ERR_MODULE_NOT_FOUND" });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 });

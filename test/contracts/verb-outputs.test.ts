@@ -12,7 +12,8 @@ import { ROOT } from "../architecture/import-graph.ts";
  * (or a plugin registry). The few whose answer is not JSON data are listed with the reason.
  */
 const NOT_DATA: Record<string, string> = {
-  exportModel: "Open Exchange XML and its file name, streamed as application/xml",
+  exportModel: "Open Exchange XML and its file name",
+  exportModelStream: "Open Exchange XML as a stream of its bytes, and its file name",
   exportZip: "a ZIP stream",
   exportCsv: "a ZIP stream of Archi's three CSV files",
   exportReport: "a ZIP stream of the HTML report",

@@ -62,6 +62,10 @@ async function setUp(elements: number) {
       GRAPH_ACK_WAIT_MS: String(ACK_WAIT_MS),
       GRAPH_RETIRE_GRACE_MS: "100",
       GRAPH_BATCH_SIZE: "2000",
+      // The jobs are what is tested here: the sync's start-up build and sweep (which build a graph never built, job
+      // or not) are kept out of the way, so the generation a job reports is its own.
+      GRAPH_BUILD_RECENT_HOURS: "0",
+      GRAPH_SYNC_SWEEP_MS: "600000",
       GRAPH_WORKER_PORT: String(await freePort()),
       HOST: "127.0.0.1",
       SHUTDOWN_DRAIN_MS: String(drainMs),

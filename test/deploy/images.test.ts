@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,6 +59,33 @@ describe("the image build (docker/Dockerfile, context: the repository root)", ()
       const stage = dockerfile.slice(dockerfile.indexOf(`FROM runtime AS ${svc}`));
       expect(stage).toMatch(new RegExp(`CMD \\["node", "services/${svc}/src/main.ts"\\]`));
     }
+  });
+});
+
+describe("the Node options every service runs with", () => {
+  const imageOptions = /^ENV .*\bNODE_OPTIONS=(\S+)/m.exec(dockerfile.slice(dockerfile.indexOf("AS runtime")))?.[1];
+  const chartOptions = parse(readFileSync(join(root, "helm/archimate/values.yaml"), "utf8")).nodeOptions;
+  const start = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start as string;
+
+  test("the images, the chart's default and pnpm start give the same ones", () => {
+    expect(imageOptions).toBe("--max-semi-space-size=16");
+    expect(chartOptions).toBe(imageOptions);
+    expect(start).toContain(`node ${imageOptions} services/control/src/main.ts`);
+  });
+
+  test("Node accepts them in NODE_OPTIONS and the young generation stays within them", () => {
+    // A process that makes 200 MB of short-lived objects: its new space grows to V8's limit, here two 16 MB halves.
+    const script = `const v8 = require("node:v8"); let keep = [];
+      for (let i = 0; i < 4e6; i++) { keep.push({ i }); if (keep.length > 2e5) keep = []; }
+      const s = v8.getHeapSpaceStatistics().find((x) => x.space_name === "new_space");
+      console.log(s.space_size);`;
+    const run = spawnSync(process.execPath, ["-e", script], {
+      env: { PATH: process.env.PATH ?? "", NODE_OPTIONS: imageOptions },
+      encoding: "utf8",
+    });
+    expect(run.stderr).toBe("");
+    expect(Number(run.stdout)).toBeGreaterThan(0);
+    expect(Number(run.stdout)).toBeLessThanOrEqual(2 * 16 * 1024 * 1024);
   });
 });
 

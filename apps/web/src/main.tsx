@@ -5,6 +5,8 @@ import { activeMembership, hasTeams, isPublicPage, loadSession, session, TWO_FAC
 import { useStore } from "./app/store.ts";
 import { DashboardPage } from "./dashboards/dashboard-page.tsx";
 import { DashboardsPage } from "./dashboards/dashboards-page.tsx";
+import { DraftsPage } from "./drafts/drafts-page.tsx";
+import { ReviewPage } from "./drafts/review-page.tsx";
 import { ExplorePage } from "./graph/explore-page.tsx";
 import { ActivityPage } from "./history/activity-page.tsx";
 import { ShareLinksPage } from "./history/share-links-page.tsx";
@@ -100,7 +102,9 @@ function Routes() {
   if (path === "/platform" || path.startsWith("/platform/")) return <PlatformPage path={path} />;
   const tablePage = /^\/workspaces\/([^/]+)\/table$/.exec(path);
   if (tablePage?.[1]) return <TablePage workspaceId={decodeURIComponent(tablePage[1])} />;
-  const wsPage = /^\/workspaces\/([^/]+)\/(activity|versions|share-links)$/.exec(path);
+  const wsPage = /^\/workspaces\/([^/]+)\/(activity|versions|share-links|drafts|review)$/.exec(path);
+  if (wsPage?.[1] && wsPage[2] === "drafts") return <DraftsPage workspaceId={decodeURIComponent(wsPage[1])} />;
+  if (wsPage?.[1] && wsPage[2] === "review") return <ReviewPage workspaceId={decodeURIComponent(wsPage[1])} />;
   if (wsPage?.[1] && wsPage[2] === "activity") return <ActivityPage workspaceId={decodeURIComponent(wsPage[1])} />;
   if (wsPage?.[1] && wsPage[2] === "share-links") return <ShareLinksPage workspaceId={decodeURIComponent(wsPage[1])} />;
   if (wsPage?.[1]) return <VersionsPage workspaceId={decodeURIComponent(wsPage[1])} />;

@@ -84,12 +84,13 @@ describe("analysis in the modeler", () => {
 
   test("derived relationships are marked derived, with their chain", async () => {
     await panel().getByRole("button", { name: "Derived relationships" }).click();
-    const derived = panel().locator('li[data-derived="Serving Policy administration"]');
+    const derived = panel().locator('li[data-derived="Serving to Policy administration"]');
     await derived.waitFor();
     expect(await derived.textContent()).toContain("derived");
     expect(await derived.textContent()).toContain(
-      "Realization to Claim files service, then Serving to Policy administration",
+      "Mainframe Realization Claim files service, then Claim files service Serving Policy administration",
     );
+    expect(await derived.textContent()).toContain("certain, DR3");
   });
 
   test("a view of the impact, laid out by layer", async () => {
@@ -113,5 +114,48 @@ describe("analysis in the modeler", () => {
     await picture.scrollIntoViewIfNeeded();
     expect(await seriousViolations(page), "plateau comparison").toEqual([]);
     await screenshot(page, "analysis-plateaus");
+  });
+
+  test("right-click on a node: the element menu's 'What depends on this?' opens the impact list", async () => {
+    await node("Policy administration").click({ button: "right" });
+    const menu = page.getByRole("menu", { name: "Actions for Policy administration" });
+    await menu.waitFor();
+    // The first entry has the focus; the menu is clean for axe.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("What depends on this?");
+    expect(await seriousViolations(page), "element context menu").toEqual([]);
+    await screenshot(page, "analysis-context-menu");
+    await menu.getByRole("menuitem", { name: "What depends on this?" }).click();
+    await menu.waitFor({ state: "detached" });
+    const list = panel().getByRole("list", { name: "Affected elements" });
+    await list.locator('li[data-impact-element="Claims administration service"]').waitFor();
+    // Focus moved to the impact section's heading.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("impact-title");
+  });
+
+  test("keyboard: Shift+F10 on a tree item opens the menu, arrows choose, Enter opens derived relationships; Escape gives focus back", async () => {
+    await page.getByLabel("Search the model by name").fill("Mainframe");
+    const row = page.locator('[role="treeitem"][data-element-id="e-mainframe"]');
+    await row.focus();
+    await page.keyboard.press("Shift+F10");
+    const menu = page.getByRole("menu", { name: "Actions for Mainframe" });
+    await menu.waitFor();
+    // The menu puts the focus on its first entry once it is drawn; keys act on the menu from then on.
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await expect.poll(focused).toBe("What depends on this?");
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-element-id"))).toBe("e-mainframe");
+    await page.keyboard.press("ContextMenu");
+    await menu.waitFor();
+    await expect.poll(focused).toBe("What depends on this?");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Derived relationships");
+    await page.keyboard.press("Enter");
+    const derived = panel().locator('li[data-derived="Serving to Policy administration"]');
+    await derived.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("derived-title");
+    expect(await seriousViolations(page), "derived relationships from the menu").toEqual([]);
+    await screenshot(page, "analysis-derived-from-menu");
   });
 });

@@ -4,6 +4,7 @@ import { seriousViolations } from "./support/axe.ts";
 import { launchChromium, screenshot } from "./support/browser.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 import { signedIn } from "./support/users.ts";
+import { trackWrites, writesSettled } from "./support/writes.ts";
 
 /**
  * Property definitions and values in real Chromium against the real server: an enumeration gets its allowed values
@@ -26,8 +27,6 @@ afterAll(async () => {
 type Definition = { id: string; name: string; type: string; allowed_values: string[] | null };
 type StoredElement = { id: string; name: string; properties: Record<string, string | number | boolean> };
 
-const idle = (page: Page) => page.waitForLoadState("networkidle");
-
 describe("property definitions and values", () => {
   let context: BrowserContext;
   let page: Page;
@@ -44,6 +43,7 @@ describe("property definitions and values", () => {
 
   beforeAll(async () => {
     ({ context, page } = await signedIn(browser, server.base, "archi"));
+    trackWrites(page);
     const post = async (path: string, data: unknown) => {
       const res = await page.request.post(`${server.base}${path}`, { headers: { origin: server.base }, data });
       expect(res.status(), await res.text()).toBe(201);
@@ -166,7 +166,7 @@ describe("property definitions and values", () => {
     await expect.poll(async () => (await stored()).properties.Reviewed).toBe(true);
     await panel.getByLabel("Go-live", { exact: true }).fill("2027-03-31");
     await expect.poll(async () => (await stored()).properties["Go-live"]).toBe("2027-03-31");
-    await idle(page);
+    await writesSettled(page);
     expect(await seriousViolations(page), "properties panel with values").toEqual([]);
     await screenshot(page, "properties-panel-values");
 

@@ -41,6 +41,8 @@ Environment per service. Each service gets only the Secret keys it reads (never 
   value: {{ mul .Values.drainSeconds 1000 | quote }}
 - name: SHUTDOWN_CLOSE_MS
   value: {{ mul .Values.closeSeconds 1000 | quote }}
+- name: NODE_OPTIONS
+  value: {{ .Values.nodeOptions | quote }}
 {{ include "archimate.secretEnv" (dict "root" . "name" "DATABASE_URL") }}
 {{- end -}}
 

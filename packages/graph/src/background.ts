@@ -2,6 +2,7 @@ import { type Database, sql } from "@ams/db";
 import {
   type ChangeFeed,
   createChangeFeed,
+  createGraphAnswerCache,
   type GraphDeps,
   type GraphHandle,
   type GraphJobQueue,
@@ -127,6 +128,11 @@ export function startGraphInBackground(opts: {
           password: choice.password,
           heap: choice.heap,
           pageCache: choice.pageCache,
+          cpus: choice.cpus,
+          boltThreads: choice.boltThreads,
+          nice: choice.nice,
+          // Niced on a busy machine, the JVM may take minutes to boot; the server answers meanwhile (graph: 503).
+          startTimeoutMs: 600_000,
         };
         const first = await startLocalNeo4j(options);
         url = first.url;
@@ -173,6 +179,7 @@ export function startGraphInBackground(opts: {
       queryTimeoutMs: config.EXPLORE_TIMEOUT_MS,
       rowCap: config.EXPLORE_ROW_CAP,
       down: local?.down,
+      answers: createGraphAnswerCache(config.EXPLORE_CACHE_MB * 1024 * 1024),
     };
     if (queue.kind === "memory" || opts.worker) {
       worker = createGraphWorker({

@@ -20,6 +20,10 @@ export const GraphEnv = z.object({
   GRAPH_BATCH_SIZE: z.coerce.number().int().min(100).max(100_000).default(20_000),
   EXPLORE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   EXPLORE_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /**
+   * Memory (MB of answers' JSON) for explore and panel answers kept per graph revision on each replica; 0 keeps none.
+   */
+  EXPLORE_CACHE_MB: z.coerce.number().min(0).max(16_384).default(32),
   NEO4J_DATABASE: z.string().optional(),
   /** How often a worker compares each graph's revision with its model's and wakes the sync of those behind. */
   GRAPH_SYNC_SWEEP_MS: z.coerce.number().int().min(100).default(5_000),

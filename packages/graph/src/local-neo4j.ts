@@ -18,6 +18,18 @@ export type LocalNeo4jOptions = {
   heap?: string;
   /** Neo4j page cache, default 128m. */
   pageCache?: string;
+  /**
+   * Processors the JVM sizes itself for (-XX:ActiveProcessorCount): its GC and JIT threads, Netty's event loops and
+   * Neo4j's own pools. Default: every processor of the machine.
+   */
+  cpus?: number;
+  /** Most Bolt worker threads (one per running transaction); default Neo4j's own (400). */
+  boltThreads?: number;
+  /**
+   * Niceness of the JVM (0-19, through `nice`): above 0 the JVM, its start-up included, gives way to the processes
+   * beside it when the processors are busy. Default 0.
+   */
+  nice?: number;
   /** More JVM flags, after the defaults (so they can override them). */
   jvmFlags?: string[];
   log?: (line: string) => void;
@@ -75,6 +87,7 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
   const args = [
     ...NEO4J_JVM_FLAGS,
     `-Xmx${opts.heap ?? "512m"}`,
+    ...(opts.cpus ? [`-XX:ActiveProcessorCount=${opts.cpus}`] : []),
     ...(opts.jvmFlags ?? []),
     "-cp",
     classpath,
@@ -86,13 +99,18 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
     "--page-cache",
     opts.pageCache ?? "128m",
     "--exit-on-stdin-close",
+    ...(opts.boltThreads ? ["--bolt-threads", String(opts.boltThreads)] : []),
     ...(auth ? [] : ["--no-auth"]),
   ];
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("NEO4J_LAUNCHER_")));
   // Through the environment, not argv, so that the password does not show up in `ps`.
   if (auth) env.NEO4J_LAUNCHER_PASSWORD = password;
   // stdin stays an open pipe: when this process dies, the JVM sees end of file and shuts down.
-  const child = spawn(java, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+  // `nice` execs the JVM in its place: the pid stays the JVM's, and every thread it starts inherits the niceness.
+  const niced = opts.nice && opts.nice > 0 ? findOnPath("nice") : undefined;
+  const child = niced
+    ? spawn(niced, ["-n", String(opts.nice), java, ...args], { env, stdio: ["pipe", "pipe", "pipe"] })
+    : spawn(java, args, { env, stdio: ["pipe", "pipe", "pipe"] });
   const exited = new Promise<string>((done) =>
     child.once("exit", (code, signal) => done(signal ? `killed by ${signal}` : `exit code ${code}`)),
   );

@@ -4,7 +4,17 @@ import { delimiter, join, resolve } from "node:path";
 /** Where the graph lives: a Neo4j 5 the operator points at, one we start locally, or none at all. */
 export type Neo4jChoice =
   | { kind: "external"; url: string; user: string; password: string }
-  | { kind: "local"; dataDir: string; boltPort?: number; password?: string; heap: string; pageCache: string }
+  | {
+      kind: "local";
+      dataDir: string;
+      boltPort?: number;
+      password?: string;
+      heap: string;
+      pageCache: string;
+      cpus: number;
+      boltThreads: number;
+      nice: number;
+    }
   | { kind: "none"; message: string };
 
 type Env = Record<string, string | undefined>;
@@ -20,7 +30,9 @@ export const ENABLE_GRAPH_HINT =
  * NEO4J_URL set -> that server (NEO4J_USER, default "neo4j"; NEO4J_PASSWORD);
  * otherwise, when `java` and `mvn` are installed and NEO4J_LOCAL is not "false" -> a local Neo4j in NEO4J_LOCAL_DIR
  * (default `$DATA_DIR/neo4j`, DATA_DIR defaulting to ./data as for PGlite; NEO4J_LOCAL_BOLT_PORT, NEO4J_LOCAL_HEAP, NEO4J_LOCAL_PAGE_CACHE,
- * and NEO4J_PASSWORD as its password when given);
+ * and NEO4J_PASSWORD as its password when given), bounded so that it does not starve Node on a small machine:
+ * NEO4J_LOCAL_CPUS processors (default 1), NEO4J_LOCAL_BOLT_THREADS Bolt threads (default 64), niceness
+ * NEO4J_LOCAL_NICE (default 10, its start-up included);
  * otherwise none, with a message that says how to enable graph features.
  * Throws on a malformed value so that a typo fails at start-up instead of at the first graph query.
  */
@@ -53,6 +65,9 @@ export function resolveNeo4j(env: Env = process.env): Neo4jChoice {
     password,
     heap: env.NEO4J_LOCAL_HEAP || "512m",
     pageCache: env.NEO4J_LOCAL_PAGE_CACHE || "128m",
+    cpus: whole(env, "NEO4J_LOCAL_CPUS", 1, 1, 1024),
+    boltThreads: whole(env, "NEO4J_LOCAL_BOLT_THREADS", 64, 1, 10_000),
+    nice: whole(env, "NEO4J_LOCAL_NICE", 10, 0, 19),
   };
 }
 
@@ -89,6 +104,15 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+function whole(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
+  return value;
 }
 
 function parsePort(text: string | undefined): number | undefined {

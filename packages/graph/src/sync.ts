@@ -1,6 +1,6 @@
 import { type Database, type DbOrTx, sql } from "@ams/db";
 import { quoteName, readGraphMeta, scopeLabel } from "@ams/model";
-import neo4j, { type Driver, type Transaction } from "neo4j-driver";
+import neo4j, { type Driver } from "neo4j-driver";
 import { type GraphSource, graphRows } from "./graph-rows.ts";
 import { readGraphSource } from "./read-source.ts";
 import { type WriteResult, writeGraph } from "./write-graph.ts";
@@ -38,18 +38,44 @@ export type SyncOutcome =
  */
 export async function syncWorkspace(opts: SyncOptions, workspaceId: string): Promise<SyncOutcome> {
   const rebuildAbove = opts.rebuildAbove ?? 20_000;
+  const known = knownMeta(opts.neo4j);
   // A rebuild that switched the graph in between makes the compare-and-set fail: read the pointer again.
   for (let attempt = 0; ; attempt++) {
-    const current = await readMetaOnce(opts.neo4j, workspaceId, opts.neo4jDatabase);
+    // The pointer this process last moved saves a round trip to Neo4j; the compare-and-set checks it anyway.
+    const cached = attempt === 0 ? known.get(workspaceId) : undefined;
+    known.delete(workspaceId);
+    const current = cached ?? (await readMetaOnce(opts.neo4j, workspaceId, opts.neo4jDatabase));
     if (!current) return build(opts, workspaceId, "first");
     if (current.revision === null) return build(opts, workspaceId, "no revision");
     const plan = await planSync(opts.database, workspaceId, current.revision, rebuildAbove);
-    if (plan.kind === "gone" || plan.kind === "current") return plan;
+    if (plan.kind === "gone") return plan;
+    // "Current" by a remembered pointer is read again from Neo4j (the graph may have been dropped since).
+    if (plan.kind === "current") {
+      if (cached) continue;
+      known.set(workspaceId, current);
+      return plan;
+    }
     if (plan.kind === "rebuild") return build(opts, workspaceId, plan.reason);
     const applied = await applyChange(opts, workspaceId, current.generation, current.slot, plan);
-    if (applied) return { kind: "applied", from: plan.from, to: plan.to, groups: plan.groups, entries: plan.entries };
+    if (applied) {
+      known.set(workspaceId, { ...current, revision: plan.to });
+      return { kind: "applied", from: plan.from, to: plan.to, groups: plan.groups, entries: plan.entries };
+    }
     if (attempt >= 4) throw new Error(`the graph of ${workspaceId} kept moving under the sync; it runs again`);
   }
+}
+
+type KnownMeta = { generation: number; slot: "A" | "B"; revision: number | null };
+const knownByDriver = new WeakMap<Driver, Map<string, KnownMeta>>();
+/** The graph pointers this process last read or moved, per Neo4j driver (forgotten on a build). */
+function knownMeta(driver: Driver): Map<string, KnownMeta> {
+  let known = knownByDriver.get(driver);
+  if (!known) {
+    known = new Map();
+    knownByDriver.set(driver, known);
+  }
+  if (known.size > 10_000) known.clear();
+  return known;
 }
 
 async function readMetaOnce(driver: Driver, workspaceId: string, database?: string) {
@@ -66,6 +92,7 @@ async function build(
   workspaceId: string,
   reason: Extract<SyncOutcome, { kind: "built" }>["reason"],
 ): Promise<SyncOutcome> {
+  knownMeta(opts.neo4j).delete(workspaceId);
   const source = await readGraphSource(opts.database, workspaceId);
   const result = await writeGraph(opts.neo4j, workspaceId, graphRows(source), {
     revision: source.revision,
@@ -117,27 +144,42 @@ async function planSync(database: Database, ws: string, from: number, rebuildAbo
   return database.db.transaction(
     async (tx): Promise<Plan> => {
       const q = <T>(query: ReturnType<typeof sql>) => database.rows<T>(query, tx);
-      const [head] = await q<{ revision: string | number; compacted: string | number }>(
-        sql`select revision, history_compacted_through as compacted from workspaces where id = ${ws}`,
+      // The model's revision, the groups after `from` and their entries in one statement (the entries only when
+      // they will be applied: the log reaches back to `from` and they are not more than a rebuild would cost).
+      type Entry = { kind: string; object_id: string; before: unknown; after: unknown };
+      const [head] = await q<{
+        revision: string | number;
+        compacted: string | number;
+        n: number;
+        entries: number;
+        list: Entry[] | string | null;
+      }>(
+        sql`select w.revision, w.history_compacted_through as compacted, g.n, g.entries,
+              (select json_agg(json_build_object('kind', e.kind, 'object_id', e.object_id, 'before', e.before,
+                  -- The state after, read as every reader of the log reads it (migration 0031: entries store
+                  -- the row before only); only property values and nodes need it here (their owner, their pair).
+                  'after', case when e.kind in ('property_value', 'node') then ams_entry_after(e.workspace_id,
+                    e.revision, e.seq, e.kind, e.object_id, e.op, e.after) end) order by e.revision, e.seq)
+                from change_entries e
+                where e.workspace_id = w.id and e.revision > ${from} and e.revision <= w.revision
+                  and e.kind in ${GRAPH_KINDS} and w.history_compacted_through <= ${from}
+                  and g.entries <= ${rebuildAbove}) as list
+            from workspaces w
+            cross join lateral (select count(*)::int as n, coalesce(sum(entry_count), 0)::int as entries
+              from change_groups where workspace_id = w.id and revision > ${from} and revision <= w.revision) g
+            where w.id = ${ws}`,
       );
       if (!head) return { kind: "gone" };
       const to = Number(head.revision);
       if (to <= from) return { kind: "current", revision: from };
       // Entries older than the history retention keep no detail (history/compact.ts): the log cannot replay them.
       if (Number(head.compacted) > from) return { kind: "rebuild", reason: "log trimmed" };
-      const [groups] = await q<{ n: number; entries: number }>(
-        sql`select count(*)::int as n, coalesce(sum(entry_count), 0)::int as entries from change_groups
-            where workspace_id = ${ws} and revision > ${from} and revision <= ${to}`,
-      );
-      if ((groups?.n ?? 0) < to - from) return { kind: "rebuild", reason: "log trimmed" };
-      if ((groups?.entries ?? 0) > rebuildAbove) return { kind: "rebuild", reason: "faster" };
-      const entries = await q<{ kind: string; object_id: string; before: unknown; after: unknown }>(
-        sql`select kind, object_id, before, after from change_entries
-            where workspace_id = ${ws} and revision > ${from} and revision <= ${to} and kind in ${GRAPH_KINDS}
-            order by revision, seq`,
-      );
+      const groups = { n: head.n, entries: head.entries };
+      if (groups.n < to - from) return { kind: "rebuild", reason: "log trimmed" };
+      if (groups.entries > rebuildAbove) return { kind: "rebuild", reason: "faster" };
+      const entries: Entry[] = typeof head.list === "string" ? JSON.parse(head.list) : (head.list ?? []);
       const change = await touched(database, tx, ws, entries);
-      return { kind: "apply", from, to, groups: groups?.n ?? 0, entries: entries.length, ...change };
+      return { kind: "apply", from, to, groups: groups.n, entries: entries.length, ...change };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );
@@ -193,7 +235,7 @@ async function touched(
   // A relationship that is the end of another is a (:Relationship) node: rewriting one rewrites the relationships
   // at either end of it too, until no more join (chains of relationships on relationships are short).
   let rels: GraphSource["relationships"] = [];
-  for (let round = 0; round < 8; round++) {
+  for (let round = 0; round < 8 && relationships.size > 0; round++) {
     rels = await q<GraphSource["relationships"][number]>(
       sql`select id, type, source_id as "sourceId", target_id as "targetId", name, documentation,
             is_directed as "isDirected", access_type as "accessType", influence_strength as "influenceStrength"
@@ -210,30 +252,45 @@ async function touched(
     for (const m of more) relationships.add(m.id);
     if (relationships.size === before) break;
   }
-  const [definitionRows, elementRows, viewRows, nodeRows, properties] = await Promise.all([
-    q<GraphSource["propertyDefinitions"][number]>(
-      sql`select id, name, type from property_definitions where workspace_id = ${ws}`,
-    ),
-    q<GraphSource["elements"][number]>(
-      sql`select id, type, name, documentation from elements where workspace_id = ${ws} and id in ${idList(elements)}`,
-    ),
-    q<GraphSource["views"][number]>(
-      sql`select id, name, viewpoint, documentation from views where workspace_id = ${ws} and id in ${idList(views)}`,
-    ),
-    q<GraphSource["nodes"][number]>(
-      sql`select distinct view_id as "viewId", element_id as "elementId" from view_nodes
-          where workspace_id = ${ws} and view_id in ${idList(new Set([...pairs.values()].map((p) => p.v)))}
-            and view_id || '/' || element_id in ${idList(pairs.keys())}`,
-    ),
-    q<GraphSource["properties"][number]>(
-      sql`select owner_kind as "ownerKind", owner_id as "ownerId", definition_id as "definitionId", value
-          from property_values where workspace_id = ${ws} and (
-            (owner_kind = 'element' and owner_id in ${idList(elements)})
-            or (owner_kind = 'relationship' and owner_id in ${idList(relationships)})
-            or (owner_kind = 'view' and owner_id in ${idList(views)}))
-          order by owner_kind, owner_id, ord`,
-    ),
+  // Only the statements something asks for: a rename reads one element and its properties.
+  const none = Promise.resolve([]);
+  const viewIds = new Set([...pairs.values()].map((p) => p.v));
+  const [elementRows, viewRows, nodeRows, properties] = await Promise.all([
+    elements.size === 0
+      ? none
+      : q<GraphSource["elements"][number]>(
+          sql`select id, type, name, documentation from elements where workspace_id = ${ws} and id in ${idList(elements)}`,
+        ),
+    views.size === 0
+      ? none
+      : q<GraphSource["views"][number]>(
+          sql`select id, name, viewpoint, documentation from views where workspace_id = ${ws} and id in ${idList(views)}`,
+        ),
+    pairs.size === 0
+      ? none
+      : q<GraphSource["nodes"][number]>(
+          sql`select distinct view_id as "viewId", element_id as "elementId" from view_nodes
+              where workspace_id = ${ws} and view_id in ${idList(viewIds)}
+                and view_id || '/' || element_id in ${idList(pairs.keys())}`,
+        ),
+    elements.size + relationships.size + views.size === 0
+      ? none
+      : q<GraphSource["properties"][number]>(
+          sql`select owner_kind as "ownerKind", owner_id as "ownerId", definition_id as "definitionId", value
+              from property_values where workspace_id = ${ws} and (
+                (owner_kind = 'element' and owner_id in ${idList(elements)})
+                or (owner_kind = 'relationship' and owner_id in ${idList(relationships)})
+                or (owner_kind = 'view' and owner_id in ${idList(views)}))
+              order by owner_kind, owner_id, ord`,
+        ),
   ]);
+  const definitionRows =
+    properties.length === 0
+      ? []
+      : await q<GraphSource["propertyDefinitions"][number]>(
+          sql`select id, name, type from property_definitions where workspace_id = ${ws}
+              and id in ${idList(new Set(properties.map((p) => p.definitionId)))}`,
+        );
   const byId = new Map(rels.map((r) => [r.id, r]));
   const oldEdges: Change["oldEdges"] = [];
   for (const id of relationships) {
@@ -260,10 +317,11 @@ async function touched(
 }
 
 /**
- * Writes one sync into the current slot, in one transaction whose first statement moves the graph's revision from
- * `from` to `to` (compare-and-set with the generation): false when the graph was not at `from` any more (another run
- * applied it, or a rebuild switched), and nothing was written. Every value is a parameter; the one name in the text
- * is the slot label, made of the workspace id's hex digits.
+ * Writes one sync into the current slot as one Cypher statement (one round trip, atomic: an auto-commit
+ * transaction) whose first clause moves the graph's revision from `from` to `to` (compare-and-set with the
+ * generation) and whose later clauses, one subquery per kind of write, each UNWIND a list of rows: false when the
+ * graph was not at `from` any more (another run applied it, or a rebuild switched), and nothing was written. Every
+ * value is a parameter; the one name in the text is the slot label, made of the workspace id's hex digits.
  */
 async function applyChange(
   opts: SyncOptions,
@@ -273,18 +331,21 @@ async function applyChange(
   change: Change,
 ): Promise<boolean> {
   const S = quoteName(scopeLabel(workspaceId, slot));
-  const rows = graphRows(change.source);
+  const { clauses, params } = changeClauses(S, graphRows(change.source), change);
   const session = opts.neo4j.session({ database: opts.neo4jDatabase, defaultAccessMode: neo4j.session.WRITE });
-  // One explicit transaction, not retried by the driver: when Neo4j is gone the worker retries the whole sync later.
-  const tx = session.beginTransaction();
   try {
-    const moved = await tx.run(
+    // Not retried by the driver: when Neo4j is gone the worker retries the whole sync later.
+    const result = await session.run(
       // The write lock first (SET), the check after it: a check before the lock would let two runs that read the
       // same revision both pass, one after the other.
       `MATCH (m:GraphMeta {workspace_id: $ws}) SET m.locked_at = timestamp()
        WITH m WHERE m.generation = $generation AND m.revision = $from AND m.slot = $slot
-       SET m.revision = $to, m.synced_at = timestamp() RETURN m.revision AS revision`,
+       SET m.revision = $to, m.synced_at = timestamp()
+       WITH m
+       ${clauses.join("\n")}
+       RETURN m.revision AS revision`,
       {
+        ...params,
         ws: workspaceId,
         generation: neo4j.int(generation),
         from: neo4j.int(change.from),
@@ -292,16 +353,7 @@ async function applyChange(
         slot,
       },
     );
-    if (moved.records.length === 0) {
-      await tx.rollback();
-      return false;
-    }
-    await writeChange(tx, S, rows, change);
-    await tx.commit();
-    return true;
-  } catch (err) {
-    if (tx.isOpen()) await tx.rollback().catch(() => {});
-    throw err;
+    return result.records.length > 0;
   } finally {
     await session.close();
   }
@@ -312,47 +364,58 @@ const endpoint = (S: string, v: string, id: string) =>
   `CALL { WITH row MATCH (${v}:Element {id: ${id}}) WHERE ${v}:${S} RETURN ${v}
           UNION WITH row MATCH (${v}:Relationship {id: ${id}}) WHERE ${v}:${S} RETURN ${v} }`;
 
-async function writeChange(tx: Transaction, S: string, rows: ReturnType<typeof graphRows>, change: Change) {
-  const run = async (text: string, list: unknown[], extra: Record<string, unknown> = {}) => {
-    if (list.length > 0) await tx.run(text, { rows: list, ...extra });
+/**
+ * The subqueries of one sync, in order, each over its own list parameter ($p0, $p1 ...); lists that are empty add
+ * nothing (a rename is one subquery).
+ */
+function changeClauses(S: string, rows: ReturnType<typeof graphRows>, change: Change) {
+  const clauses: string[] = [];
+  const params: Record<string, unknown> = {};
+  const add = (body: string, list: unknown[], extra: Record<string, unknown> = {}) => {
+    if (list.length === 0) return;
+    const name = `p${clauses.length}`;
+    params[name] = list;
+    Object.assign(params, extra);
+    clauses.push(`CALL { ${body.replaceAll("$rows", `$${name}`)} }`);
   };
   // Out with the old: the rewritten relationships' edges (found from their source at `from`) and nodes, the
   // CONTAINS edges decided again, the elements and views the model no longer has.
-  await run(
+  add(
     `UNWIND $rows AS row ${endpoint(S, "a", "row.s")} MATCH (a)-[e]->() WHERE e.id = row.id DELETE e`,
     change.oldEdges,
   );
-  await run(`UNWIND $rows AS id MATCH (n:Relationship {id: id}) WHERE n:${S} DETACH DELETE n`, change.relationships);
-  await run(
+  add(`UNWIND $rows AS id MATCH (n:Relationship {id: id}) WHERE n:${S} DETACH DELETE n`, change.relationships);
+  add(
     `UNWIND $rows AS row MATCH (v:View {id: row.v})-[c:CONTAINS]->(e:Element {id: row.e}) WHERE v:${S} AND e:${S} DELETE c`,
     change.pairs,
   );
-  await run(`UNWIND $rows AS id MATCH (n:Element {id: id}) WHERE n:${S} DETACH DELETE n`, change.deletedElements);
-  await run(`UNWIND $rows AS id MATCH (n:View {id: id}) WHERE n:${S} DETACH DELETE n`, change.deletedViews);
+  add(`UNWIND $rows AS id MATCH (n:Element {id: id}) WHERE n:${S} DETACH DELETE n`, change.deletedElements);
+  add(`UNWIND $rows AS id MATCH (n:View {id: id}) WHERE n:${S} DETACH DELETE n`, change.deletedViews);
   // In with the new: elements and views updated in place (their other edges stay), with their type label.
   const elements = [...rows.elements].flatMap(([type, list]) => list.map((r) => ({ ...r, type })));
-  await run(
+  add(
     `UNWIND $rows AS row MERGE (n:Element:${S} {id: row.id})
      WITH n, row, [l IN labels(n) WHERE l <> 'Element' AND l <> $scope AND l <> row.type] AS stale
      REMOVE n:$(stale) SET n:$(row.type) SET n = row.props`,
     elements,
     { scope: S.slice(1, -1) },
   );
-  await run(`UNWIND $rows AS row MERGE (n:View:${S} {id: row.id}) SET n = row.props`, rows.views);
-  await run(`UNWIND $rows AS row CREATE (n:Relationship:${S}) SET n = row.props`, rows.reified);
+  add(`UNWIND $rows AS row MERGE (n:View:${S} {id: row.id}) SET n = row.props`, rows.views);
+  add(`UNWIND $rows AS row CREATE (n:Relationship:${S}) SET n = row.props`, rows.reified);
   const edges = [
     ...[...rows.relationships].flatMap(([type, list]) => list.map((r) => ({ ...r, type }))),
     ...rows.sources.map((r) => ({ ...r, type: "SOURCE" })),
     ...rows.targets.map((r) => ({ ...r, type: "TARGET" })),
   ];
-  await run(
+  add(
     `UNWIND $rows AS row ${endpoint(S, "a", "row.s")} ${endpoint(S, "b", "row.t")}
      CREATE (a)-[r:$(row.type)]->(b) SET r = row.props`,
     edges,
   );
-  await run(
+  add(
     `UNWIND $rows AS row MATCH (v:View {id: row.s}) WHERE v:${S} MATCH (e:Element {id: row.t}) WHERE e:${S}
      CREATE (v)-[:CONTAINS]->(e)`,
     rows.contains,
   );
+  return { clauses, params };
 }

@@ -120,7 +120,12 @@ export function createGraphWorker(opts: GraphWorkerOptions) {
         batchSize: opts.batchSize,
         graceMs,
         database: opts.neo4jDatabase,
-        onProgress: beat,
+        // A handed-back job stops writing at the next batch: another worker may claim it, and this one must never
+        // switch the graph to a generation the job's row does not name (nor write beside it into the same slot).
+        onProgress: async () => {
+          if (job.abandoned) throw new Error("handed back at stop: the rebuild stopped before switching the graph");
+          await beat();
+        },
       });
       await finishJob(opts.database, jobId, {
         state: "succeeded",

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import neo4j, { type Driver } from "neo4j-driver";
@@ -30,6 +30,18 @@ describe("resolveNeo4j", () => {
     expect(choice).toMatchObject({ kind: "local", heap: "512m", pageCache: "128m", dataDir: resolve("data/neo4j") });
     const moved = resolveNeo4j({ PATH: process.env.PATH, JAVA_HOME: process.env.JAVA_HOME, DATA_DIR: "/srv/ams" });
     expect(moved).toMatchObject({ dataDir: "/srv/ams/neo4j" });
+  });
+
+  test("the local Neo4j is bounded by default (1 processor, 64 Bolt threads, niceness 10); bad bounds fail", () => {
+    const env = { PATH: process.env.PATH, JAVA_HOME: process.env.JAVA_HOME };
+    expect(resolveNeo4j(env)).toMatchObject({ kind: "local", cpus: 1, boltThreads: 64, nice: 10 });
+    expect(
+      resolveNeo4j({ ...env, NEO4J_LOCAL_CPUS: "2", NEO4J_LOCAL_BOLT_THREADS: "16", NEO4J_LOCAL_NICE: "0" }),
+    ).toMatchObject({ cpus: 2, boltThreads: 16, nice: 0 });
+    expect(() => resolveNeo4j({ ...env, NEO4J_LOCAL_NICE: "20" })).toThrow(
+      /NEO4J_LOCAL_NICE must be a whole number from 0 to 19, got "20"/,
+    );
+    expect(() => resolveNeo4j({ ...env, NEO4J_LOCAL_CPUS: "half" })).toThrow(/NEO4J_LOCAL_CPUS/);
   });
 });
 
@@ -103,7 +115,17 @@ describe("local Neo4j started from Maven Central artifacts", () => {
     expect(isAlive(server.pid)).toBe(false);
 
     const started = performance.now();
-    server = await startLocalNeo4j({ dataDir, password: "second-password", log: (line) => log.push(line) });
+    // Restarted bounded as the standalone shape starts it (resolveNeo4j's defaults but 4 Bolt threads).
+    server = await startLocalNeo4j({
+      dataDir,
+      password: "second-password",
+      cpus: 1,
+      boltThreads: 4,
+      nice: 10,
+      // At niceness 10 on a machine busy with other work, the JVM waits for a core: allowed as the standalone allows it.
+      startTimeoutMs: 600_000,
+      log: (line) => log.push(line),
+    });
     console.info(`local Neo4j restarted on existing data in ${Math.round(performance.now() - started)} ms`);
     driver = neo4j.driver(server.url, neo4j.auth.basic("neo4j", "second-password"));
     const { records } = await driver.executeQuery("MATCH (e:Element {id: 'id-1'}) RETURN e.name AS name");
@@ -117,7 +139,26 @@ describe("local Neo4j started from Maven Central artifacts", () => {
     } finally {
       await stale.close();
     }
-  }, 180_000);
+  }, 700_000);
+
+  test("bounded: niceness 10 on every JVM thread, sized for one processor, at most 4 Bolt threads", async () => {
+    const threads = readdirSync(`/proc/${server.pid}/task`);
+    expect(threads.length).toBeGreaterThan(10);
+    for (const tid of threads) {
+      const stat = readFileSync(`/proc/${server.pid}/task/${tid}/stat`, "utf8");
+      // Fields after the command name in parentheses: state is the 3rd field, nice the 19th.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      expect(Number(fields[16])).toBe(10);
+    }
+    expect(readFileSync(`/proc/${server.pid}/cmdline`, "utf8").split("\0")).toContain("-XX:ActiveProcessorCount=1");
+    const { records } = await driver.executeQuery(
+      "SHOW SETTINGS YIELD name, value WHERE name STARTS WITH 'server.bolt.thread_pool_m' RETURN name, value ORDER BY name",
+    );
+    expect(records.map((r) => [r.get("name"), r.get("value")])).toEqual([
+      ["server.bolt.thread_pool_max_size", "4"],
+      ["server.bolt.thread_pool_min_size", "2"],
+    ]);
+  });
 });
 
 function isAlive(pid: number): boolean {

@@ -9,6 +9,7 @@ import {
   deleteNode,
   deleteRelationship,
   deleteView,
+  exportModel,
   generateModel,
   importModel,
   readGraphMeta,
@@ -186,6 +187,22 @@ describe("the graph keeps itself current from the change log", () => {
     expect(outcome).toMatchObject({ kind: "built", reason: "faster" });
     const after = (await meta(ws))!;
     expect(after.generation).toBe(before.generation + 1);
+    expect(await drawn(ws)).toEqual(await rebuilt(ws));
+  }, 60_000);
+
+  test("an import that changes a few objects of the model is applied like any change, not rebuilt", async () => {
+    const { orgId, workspaceId: ws } = await seedWorkspace(db, generateModel({ elements: 300, views: 2, seed: 6 }));
+    const ctx = contextFor(db, orgId, ws);
+    await syncWorkspace(options(), ws);
+    const before = (await meta(ws))!;
+    const { xml } = await exportModel({ ctx });
+    const renamed = xml.replace(/(<element identifier="[^"]+"[^>]*>\s*<name[^>]*>)[^<]*/, "$1Renamed by import");
+    expect(renamed).not.toBe(xml);
+    const result = await importModel({ ctx, input: { xml: renamed, fileName: "round-trip.xml" } });
+    expect(result).toMatchObject({ added: 0, changed: 1, removed: 0 });
+    const outcome = await syncWorkspace(options({ rebuildAbove: 200 }), ws);
+    expect(outcome).toMatchObject({ kind: "applied", groups: 1, entries: 1 });
+    expect((await meta(ws))!.generation).toBe(before.generation);
     expect(await drawn(ws)).toEqual(await rebuilt(ws));
   }, 60_000);
 

@@ -13,8 +13,10 @@ export type RequestContext = {
   workspaceId: string | null;
   role: OrgRole | null;
   platformAdmin: boolean;
-  /** The workspace an API token is pinned to: the caller sees and selects nothing else. */
+  /** The workspace an API token is pinned to: the caller sees and selects nothing else (but its drafts). */
   pinnedWorkspaceId?: string | null;
+  /** The API token the call came with (null: a session); a pinned token's activation is kept on it. */
+  apiTokenId?: string | null;
   /** The caller's teams in the organization: workspaces assigned to other teams are invisible to a member. */
   teamIds?: string[];
   /** Resolves `Service Plugin IconPack` values to icons for rendering (the plugin registry); none means type icons. */
@@ -46,6 +48,7 @@ export function contextFromClaims(
     role: claims.role,
     platformAdmin: claims.platformAdmin,
     pinnedWorkspaceId: claims.pinnedWorkspaceId ?? null,
+    apiTokenId: claims.apiTokenId ?? null,
     teamIds: claims.teamIds ?? [],
     resolveIcon,
     actorName: claims.displayName ?? claims.username,

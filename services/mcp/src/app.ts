@@ -16,6 +16,7 @@ import { Hono } from "hono";
 import { authenticate } from "./auth.ts";
 import { checkInitializeParams } from "./initialize-check.ts";
 import { createMcpServer } from "./server.ts";
+import { toolsCallShortcut } from "./tools-call-shortcut.ts";
 import { toolsListShortcut } from "./tools-list-shortcut.ts";
 
 export type McpDeps = {
@@ -48,7 +49,8 @@ const methodNotAllowed = () =>
 
 /**
  * The MCP endpoint (Streamable HTTP, stateless): every POST gets a fresh McpServer and transport, built on the
- * caller's RequestContext; JSON-RPC responses come back as one JSON body (no SSE: the tools never stream).
+ * caller's RequestContext; JSON-RPC responses come back as one JSON body (no SSE: the tools never stream). A plain
+ * tools/list or tools/call is answered without them, byte for byte as they would (the two shortcuts).
  */
 export function createMcpApp(deps: McpDeps) {
   const log = deps.log ?? silentLogger;
@@ -75,7 +77,10 @@ export function createMcpApp(deps: McpDeps) {
       if (c.req.method !== "POST") return methodNotAllowed();
       const shortcut = await toolsListShortcut(c.req.raw, call);
       if ("response" in shortcut) return shortcut.response;
-      const server = createMcpServer(call, log.child({ request_id: c.var.requestId }));
+      const requestLog = log.child({ request_id: c.var.requestId });
+      const answered = shortcut.plain && (await toolsCallShortcut(shortcut.plain, call, requestLog));
+      if (answered) return answered;
+      const server = createMcpServer(call, requestLog);
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

@@ -16,31 +16,45 @@ import { toolListFor } from "./tools/index.ts";
 /** A tools/list request is a few hundred bytes; larger bodies are never read here. */
 const SHORTCUT_BODY_LIMIT = 16 * 1024;
 
-const serialized = new Map<readonly unknown[], string>();
-function serializedList(list: readonly unknown[]): string {
-  let text = serialized.get(list);
-  if (text === undefined) {
-    text = JSON.stringify({ tools: list });
-    serialized.set(list, text);
+/**
+ * Each list's answer as UTF-8 bytes, around the request's id: `{"result":<list>,"jsonrpc":"2.0","id":` and `}`.
+ * Encoding 100+ KB of text per request was a tenth of the answer's cost; the bytes are built once per process.
+ */
+const serialized = new Map<readonly unknown[], Buffer>();
+const SUFFIX = Buffer.from("}");
+function serializedList(list: readonly unknown[]): Buffer {
+  let bytes = serialized.get(list);
+  if (bytes === undefined) {
+    bytes = Buffer.from(`{"result":${JSON.stringify({ tools: list })},"jsonrpc":"2.0","id":`);
+    serialized.set(list, bytes);
   }
-  return text;
+  return bytes;
 }
 
-type Shortcut = { response: Response } | { request: Request };
+/**
+ * One JSON-RPC request as the SDK's transport accepts it, read without the SDK: exactly the members jsonrpc "2.0",
+ * id (a string or an integer), method and optionally params (an object).
+ */
+export type PlainRequest = { id: string | number; method: string; params?: Record<string, unknown> };
+
+/** The answer, or the request to hand on (rebuilt when its body was read) with its plain message when it is one. */
+type Shortcut = { response: Response } | { request: Request; plain?: PlainRequest };
 
 /**
- * The answer to a plain tools/list request, or the request to hand to the SDK (rebuilt when its body was read).
- * Only a request with a Content-Length is read: one without a length could be any size, and the SDK limits those.
+ * The answer to a plain tools/list request, or the request to hand on: to the tools/call shortcut
+ * (tools-call-shortcut.ts) when it is a plain request, else to the SDK. Only a request with a Content-Length is
+ * read: one without a length could be any size, and the SDK limits those.
  */
 export async function toolsListShortcut(req: Request, call: ToolCall): Promise<Shortcut> {
   const length = Number(req.headers.get("content-length") ?? Number.NaN);
   if (!(length >= 0 && length <= SHORTCUT_BODY_LIMIT) || !headersAccepted(req.headers)) return { request: req };
   const text = await req.text();
-  const id = plainToolsListId(text);
-  if (id === undefined) {
-    return { request: new Request(req.url, { method: req.method, headers: req.headers, body: text }) };
+  const plain = plainRequest(text);
+  if (plain === undefined || !isPlainToolsList(plain)) {
+    const request = new Request(req.url, { method: req.method, headers: req.headers, body: text });
+    return plain === undefined ? { request } : { request, plain };
   }
-  const body = `{"result":${serializedList(toolListFor(call))},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  const body = Buffer.concat([serializedList(toolListFor(call)), Buffer.from(JSON.stringify(plain.id)), SUFFIX]);
   return { response: new Response(body, { status: 200, headers: { "Content-Type": "application/json" } }) };
 }
 
@@ -54,24 +68,26 @@ function headersAccepted(headers: Headers): boolean {
   return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
 
-/**
- * The id of a body that is one JSON-RPC request for tools/list with no params other than _meta (no cursor: the
- * list is one page), else undefined.
- */
-function plainToolsListId(text: string): string | number | undefined {
+/** The body as one plain JSON-RPC request (PlainRequest), else undefined: a batch, a notification, anything else. */
+function plainRequest(text: string): PlainRequest | undefined {
   let message: unknown;
   try {
     message = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (typeof message !== "object" || message === null || Array.isArray(message)) return undefined;
-  const { jsonrpc, id, method, params, ...rest } = message as Record<string, unknown>;
-  if (jsonrpc !== "2.0" || method !== "tools/list" || Object.keys(rest).length > 0) return undefined;
+  if (!isRecord(message)) return undefined;
+  const { jsonrpc, id, method, params, ...rest } = message;
+  if (jsonrpc !== "2.0" || typeof method !== "string" || Object.keys(rest).length > 0) return undefined;
   if (!(typeof id === "string" || (typeof id === "number" && Number.isInteger(id)))) return undefined;
-  if (params !== undefined) {
-    if (typeof params !== "object" || params === null || Array.isArray(params)) return undefined;
-    if (Object.keys(params).some((k) => k !== "_meta")) return undefined;
-  }
-  return id;
+  if (params === undefined) return { id, method };
+  return isRecord(params) ? { id, method, params } : undefined;
 }
+
+/** tools/list with no params other than _meta (no cursor: the list is one page). */
+function isPlainToolsList({ method, params }: PlainRequest): boolean {
+  return method === "tools/list" && (params === undefined || Object.keys(params).every((k) => k === "_meta"));
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);

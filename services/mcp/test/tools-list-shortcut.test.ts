@@ -1,9 +1,9 @@
 import { createTestDatabase, type TestDatabase } from "@ams/db/testing";
 import { createServiceTokens, type ServiceClaims, silentLogger } from "@ams/shared";
-import { SERVICE_TOKEN_HEADER } from "@ams/shared/http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createMcpApp } from "../src/index.ts";
 import { toolsListShortcut } from "../src/tools-list-shortcut.ts";
+import { MCP_HEADERS as HEADERS, postMcp } from "./support/post.ts";
 import { SECRET } from "./support/stack.ts";
 
 /**
@@ -31,41 +31,14 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const HEADERS = {
-  accept: "application/json, text/event-stream",
-  "content-type": "application/json",
-  "mcp-protocol-version": "2025-06-18",
-};
-
-/** POSTs `body`, with its Content-Length (the shortcut may answer) or as a stream without one (the SDK answers). */
+/** POSTs `body` as `role` (support/post.ts: sized, or streamed for the SDK), with the client's headers. */
 async function post(
   role: ServiceClaims["role"],
   body: string,
   how: "sized" | "streamed",
   headers: Record<string, string> = HEADERS,
 ) {
-  const token = await tokens.sign(claims(role), "mcp");
-  const bytes = new TextEncoder().encode(body);
-  const init: RequestInit & { duplex?: "half" } = {
-    method: "POST",
-    headers: {
-      ...headers,
-      [SERVICE_TOKEN_HEADER]: token,
-      ...(how === "sized" ? { "content-length": String(bytes.length) } : {}),
-    },
-    body:
-      how === "sized"
-        ? body
-        : new ReadableStream({
-            start(controller) {
-              controller.enqueue(bytes);
-              controller.close();
-            },
-          }),
-    duplex: "half",
-  };
-  const res = await app.fetch(new Request("http://mcp.internal/api/mcp", init));
-  return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+  return postMcp(app, await tokens.sign(claims(role), "mcp"), body, how, headers);
 }
 
 describe("tools/list answered from the serialized list", () => {

@@ -120,6 +120,11 @@ describe("the HTML report (GET /api/export?format=html)", () => {
     expect(page).toContain("<h2>Appears in views</h2>");
     expect(page).toContain(`href="../views/${view.body.id}.html"`);
 
+    // The model's page shows the model's own properties (Archisurance has two).
+    const modelPage = readFileSync(path.join(dir, "model.html"), "utf8");
+    expect(modelPage).toContain("<h2>Properties</h2>");
+    expect(modelPage).toContain('<tr><th scope="row">Property1</th><td>Value of Property 1</td></tr>');
+
     // The view's SVG links its elements to their pages.
     const viewPage = readFileSync(path.join(dir, "views", `${view.body.id}.html`), "utf8");
     expect(viewPage).toContain("<svg");

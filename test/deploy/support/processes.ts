@@ -1,14 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server, Socket } from "node:net";
 
-/** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
+export { freePort, waitFor } from "../../../bench/processes.ts";
 
 export type ServiceProcess = {
   name: string;
@@ -66,28 +59,6 @@ export function startProcess(name: string, script: string, env: Record<string, s
       return code;
     },
   };
-}
-
-/** Polls until check() is truthy; throws with the last state after timeoutMs. */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-      last = value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}: ${String((last as Error)?.message ?? JSON.stringify(last))}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 /** A TCP forwarder that can be switched on and off: a dependency that "comes up" later or goes away. */

@@ -325,10 +325,31 @@ function removeLocal(nodeIds: Set<string>, connectionIds: Set<string>) {
   }));
 }
 
+/** Nodes and connections drawn here whose creation the server has not answered yet, by id. */
+const creating = new Map<string, Promise<void>>();
+
+/**
+ * The revision a node or connection has once the server holds it: at once when it is saved, after its creation was
+ * answered when it was just drawn (a note typed into right after it was placed), undefined when that creation failed.
+ */
+export async function untilCreated(kind: "node" | "connection", id: string): Promise<number | undefined> {
+  await creating.get(id)?.catch(() => undefined);
+  return seenRevision(kind, id);
+}
+
 async function createAll(w: Writer, viewId: string, nodes: FlatNode[], connections: FlatConnection[]) {
-  // One at a time in drawing order: a child's parent must exist before it, a connection's ends before it.
-  for (const n of nodes) await postNode(w, viewId, n);
-  for (const c of connections) await postConnection(w, viewId, c);
+  const done = (async () => {
+    // One at a time in drawing order: a child's parent must exist before it, a connection's ends before it.
+    for (const n of nodes) await postNode(w, viewId, n);
+    for (const c of connections) await postConnection(w, viewId, c);
+  })();
+  const ids = [...nodes, ...connections].map((o) => o.id);
+  for (const id of ids) creating.set(id, done);
+  try {
+    await done;
+  } finally {
+    for (const id of ids) if (creating.get(id) === done) creating.delete(id);
+  }
 }
 
 async function deleteAll(w: Writer, viewId: string, nodes: FlatNode[], connections: FlatConnection[]) {

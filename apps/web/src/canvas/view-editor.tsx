@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError } from "../api/client.ts";
 import { useStore } from "../app/store.ts";
+import { isMenuKey, openElementMenu } from "../modeler/element-menu.tsx";
 import { model } from "../modeler/model-store.ts";
 import { ConfirmDialog } from "../ui/dialog.tsx";
 import { words } from "../ui/form.tsx";
@@ -63,6 +64,23 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
       live = false;
     };
   }, [props.viewId]);
+
+  // Right-click on an element's node: select it and open the element context menu there (once the canvas is drawn).
+  const drawn = !error && view?.id === props.viewId;
+  useEffect(() => {
+    const wrap = containerRef.current;
+    if (!wrap) return;
+    const onContextMenu = (e: MouseEvent) => {
+      const hit = (e.target as Element).closest?.("[data-node-id]") as SVGElement | null;
+      const node = hit ? editor.get().view?.nodes.get(hit.dataset.nodeId ?? "") : undefined;
+      if (!node?.element_id) return;
+      e.preventDefault();
+      setSelected([node.id]);
+      openElementMenu(node.element_id, { x: e.clientX, y: e.clientY }, wrap.querySelector("svg.canvas"));
+    };
+    wrap.addEventListener("contextmenu", onContextMenu);
+    return () => wrap.removeEventListener("contextmenu", onContextMenu);
+  }, [drawn]);
 
   if (error)
     return (
@@ -161,6 +179,21 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
     // The latest state, not this render's: keys repeat faster than the screen re-renders.
     const { selected: sel, view: current } = editor.get();
     if (!current) return;
+    if (isMenuKey(e)) {
+      // The element context menu for the one selected element node, beside it.
+      const [only] = sel.size === 1 ? [...sel] : [];
+      const node = only ? current.nodes.get(only) : undefined;
+      if (!node?.element_id) return;
+      e.preventDefault();
+      const drawn = containerRef.current?.querySelector(`[data-node-id="${CSS.escape(node.id)}"]`);
+      const r = (drawn ?? containerRef.current)?.getBoundingClientRect();
+      openElementMenu(
+        node.element_id,
+        { x: (r?.left ?? 0) + 16, y: (r?.bottom ?? 0) - 8 },
+        e.currentTarget as SVGElement,
+      );
+      return;
+    }
     if (mod && e.key.toLowerCase() === "z" && !e.shiftKey) {
       e.preventDefault();
       if (!props.readOnly) run(undo().then((l) => l && notify(`Undone: ${l}`)));

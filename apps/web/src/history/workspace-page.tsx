@@ -1,11 +1,13 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api/client.ts";
-import type { Workspace } from "../api/types.ts";
+import type { ModelInfo, Workspace } from "../api/types.ts";
 import { onLinkClick } from "../app/router.ts";
 import { refreshProfile, session } from "../app/session.ts";
 import { Shell } from "../app/shell.tsx";
 import { useStore } from "../app/store.ts";
+import { DraftCrumb } from "../drafts/draft-crumb.tsx";
+import { markDraft } from "../drafts/draft-words.ts";
 import { WorkspaceNav } from "./history-nav.tsx";
 
 /**
@@ -28,6 +30,9 @@ export function WorkspacePage(props: {
     (async () => {
       const ws = await api.post<Workspace>(`/api/workspaces/${encodeURIComponent(props.workspaceId)}/activate`);
       if (profile?.active_workspace_id !== props.workspaceId) await refreshProfile();
+      // Whether it is a draft (its links offer its review instead of drafts of its own).
+      const info = await api.get<ModelInfo>("/api");
+      markDraft(props.workspaceId, info.draft ?? null);
       if (live) {
         setName(ws.name);
         setReady(true);
@@ -42,7 +47,8 @@ export function WorkspacePage(props: {
       <a href="/" onClick={onLinkClick} class="crumb">
         Workspaces
       </a>{" "}
-      / <strong>{name ?? "…"}</strong>
+      / <DraftCrumb workspaceId={props.workspaceId} />
+      <strong>{name ?? "…"}</strong>
     </span>
   );
   return (

@@ -1,10 +1,11 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, describeError } from "../api/client.ts";
 import type { DerivedResult, Element, GapResult, ImpactResult, Relationship, ViewSummary } from "../api/types.ts";
 import { useStore } from "../app/store.ts";
 import { editor } from "../canvas/editor-store.ts";
 import { words } from "../ui/form.tsx";
 import { notify, notifyError } from "../ui/notices.tsx";
+import { type AnalysisKind, analysisRequest } from "./element-menu.tsx";
 import { model, openView, putRelationship, reloadViews, select } from "./model-store.ts";
 
 type Direction = "dependents" | "dependencies" | "both";
@@ -15,6 +16,28 @@ const DIRECTIONS: Record<Direction, string> = {
 };
 
 const q = (id: string) => encodeURIComponent(id);
+
+/**
+ * Opens a section when the element's context menu asked for one of `kinds` (then the request is used up), and
+ * moves focus to the section's heading once it is drawn.
+ */
+function useAnalysisRequest(elementId: string, kinds: AnalysisKind[], open: (kind: AnalysisKind) => void) {
+  const request = useStore(analysisRequest);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [focusAt, setFocusAt] = useState(0);
+  useEffect(() => {
+    if (!request || request.elementId !== elementId || !kinds.includes(request.kind)) return;
+    analysisRequest.set(null);
+    open(request.kind);
+    setFocusAt(request.nonce);
+  }, [request?.nonce, elementId]);
+  useEffect(() => {
+    if (!focusAt || !heading.current) return;
+    heading.current.scrollIntoView({ block: "nearest" });
+    heading.current.focus();
+  }, [focusAt, heading.current]);
+  return heading;
+}
 
 function ElementLink(props: { id: string; name: string }) {
   return (
@@ -37,6 +60,10 @@ function ImpactAnalysis(props: { element: Element; editable: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const view = useStore(editor, (s) => s.view);
+  const heading = useAnalysisRequest(props.element.id, ["dependents", "dependencies"], (kind) => {
+    setDirection(kind as Direction);
+    setOpen(true);
+  });
   useEffect(() => {
     if (!open) return;
     let live = true;
@@ -85,7 +112,9 @@ function ImpactAnalysis(props: { element: Element; editable: boolean }) {
     );
   return (
     <section class="analysis-impact" aria-labelledby="impact-title">
-      <h4 id="impact-title">Impact analysis</h4>
+      <h4 id="impact-title" ref={heading} tabindex={-1}>
+        Impact analysis
+      </h4>
       <div class="analysis-controls">
         <div class="field">
           <label for="impact-direction">Direction</label>
@@ -171,6 +200,7 @@ function DerivedRelationships(props: { element: Element; editable: boolean }) {
   const [result, setResult] = useState<DerivedResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const elements = useStore(model, (s) => s.elements);
+  const heading = useAnalysisRequest(props.element.id, ["derived"], () => setOpen(true));
   const load = () =>
     api
       .get<DerivedResult>(`/api/elements/${q(props.element.id)}/derived-relationships`)
@@ -179,9 +209,9 @@ function DerivedRelationships(props: { element: Element; editable: boolean }) {
   useEffect(() => {
     if (open) void load();
   }, [open, props.element.id]);
-  const add = async (type: string, target: string) => {
+  const add = async (type: string, source: string, target: string) => {
     try {
-      const rel = await api.post<Relationship>("/api/relationships", { type, source: props.element.id, target });
+      const rel = await api.post<Relationship>("/api/relationships", { type, source, target });
       putRelationship(rel);
       notify(`Added the ${words(type)} relationship to the model.`);
       await load();
@@ -197,7 +227,9 @@ function DerivedRelationships(props: { element: Element; editable: boolean }) {
     );
   return (
     <section aria-labelledby="derived-title">
-      <h4 id="derived-title">Derived relationships</h4>
+      <h4 id="derived-title" ref={heading} tabindex={-1}>
+        Derived relationships
+      </h4>
       {error ? (
         <p class="form-error" role="alert">
           {error}
@@ -211,18 +243,28 @@ function DerivedRelationships(props: { element: Element; editable: boolean }) {
       ) : (
         <ul class="ref-list" aria-label="Derived relationships">
           {result.relationships.map((r) => (
-            <li key={`${r.type}-${r.target.id}`} data-derived={`${r.type} ${r.target.name}`}>
-              <span class="badge-derived">derived</span> {words(r.type)} to{" "}
-              <ElementLink id={r.target.id} name={r.target.name} />{" "}
-              <span class="muted small">({r.certainty === "certain" ? "certain" : "potential"})</span>
+            <li
+              key={`${r.type}-${r.direction}-${r.other.id}`}
+              data-derived={`${r.type} ${r.direction === "incoming" ? "from" : "to"} ${r.other.name}`}
+            >
+              <span class="badge-derived">derived</span> {words(r.type)} {r.direction === "incoming" ? "from" : "to"}{" "}
+              <ElementLink id={r.other.id} name={r.other.name} />{" "}
+              <span class="muted small">
+                ({r.certainty === "certain" ? "certain" : "potential"}, {r.rules.join(", ")})
+              </span>
               <span class="analysis-path">
                 from{" "}
-                {r.chain.map((s) => `${words(s.type)} to ${elements.get(s.target)?.name ?? s.target}`).join(", then ")}
+                {r.chain
+                  .map(
+                    (s) =>
+                      `${elements.get(s.source)?.name ?? s.source} ${words(s.type)} ${elements.get(s.target)?.name ?? s.target}`,
+                  )
+                  .join(", then ")}
               </span>
               {r.in_model ? (
                 <span class="muted small">Already in the model.</span>
               ) : props.editable ? (
-                <button type="button" class="link-button" onClick={() => add(r.type, r.target.id)}>
+                <button type="button" class="link-button" onClick={() => add(r.type, r.source, r.target.id)}>
                   Add to model
                 </button>
               ) : null}

@@ -5,6 +5,7 @@ import { useStore } from "../app/store.ts";
 import { editor, setSelected } from "../canvas/editor-store.ts";
 import { words } from "../ui/form.tsx";
 import { NewElementDialog } from "./element-dialogs.tsx";
+import { isMenuKey, openElementMenu } from "./element-menu.tsx";
 import { model, select } from "./model-store.ts";
 
 /** Selecting in the tree also selects what shows it in the open view (its nodes, or its connections). */
@@ -253,6 +254,20 @@ export function ModelTree(props: { editable: boolean }) {
                   select({ kind: row.kind, id });
                   revealOnCanvas(id);
                 }}
+                onContextMenu={(e) => {
+                  if (row.kind !== "element") return;
+                  e.preventDefault();
+                  select({ kind: row.kind, id });
+                  revealOnCanvas(id);
+                  openElementMenu(id, { x: e.clientX, y: e.clientY }, e.currentTarget);
+                }}
+                onKeyDown={(e) => {
+                  if (row.kind !== "element" || !isMenuKey(e)) return;
+                  e.preventDefault();
+                  const r = e.currentTarget.getBoundingClientRect();
+                  openElementMenu(id, { x: r.left + 24, y: r.bottom }, e.currentTarget);
+                }}
+                aria-haspopup={row.kind === "element" ? "menu" : undefined}
               >
                 {row.kind === "element" ? (
                   <>

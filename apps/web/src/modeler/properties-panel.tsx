@@ -2,8 +2,8 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, api, staleObject } from "../api/client.ts";
 import type { Element, ElementViewRef, PropertyDefinition, PropertyValue, Relationship } from "../api/types.ts";
 import { useStore } from "../app/store.ts";
-import { editor } from "../canvas/editor-store.ts";
-import { loadView } from "../canvas/operations.ts";
+import { editor, setView } from "../canvas/editor-store.ts";
+import { loadView, untilCreated } from "../canvas/operations.ts";
 import { HistoryPanel } from "../history/history-panel.tsx";
 import { EditingNotice } from "../live/avatars.tsx";
 import { ConfirmDialog } from "../ui/dialog.tsx";
@@ -434,12 +434,20 @@ function NodeLabelPanel(props: {
 }) {
   const merging = useMergingSave<{ label: string; revision: number }>({
     base: { label: props.label, revision: props.revision },
-    send: async (patch, revision) => {
+    send: async (patch, seen) => {
+      // Revision 0: placed a moment ago and not answered yet; the text is saved once the server holds the note.
+      const revision = seen === 0 ? await untilCreated("node", props.nodeId) : seen;
+      if (revision === undefined) throw new Error("The note could not be placed, so its text was not saved.");
       const url = `/api/views/${encodeURIComponent(props.viewId)}/nodes/${encodeURIComponent(props.nodeId)}`;
       const node = await api.put<{ label?: string | null; revision: number }>(url, patch, revision);
       return { label: node.label ?? "", revision: node.revision };
     },
-    onSaved: () => void loadView(props.viewId).catch(() => undefined),
+    // The saved text and revision go straight into the open view (no reload of the whole view per edit).
+    onSaved: (saved) =>
+      setView((v) => {
+        const n = v.nodes.get(props.nodeId);
+        return n ? { ...v, nodes: new Map(v.nodes).set(props.nodeId, { ...n, ...saved }) } : v;
+      }),
   });
   const save = (label: string) => merging.save({ label });
   return (

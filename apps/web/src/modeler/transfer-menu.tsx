@@ -32,7 +32,8 @@ function ImportDialog(props: { onClose(): void }) {
       notify(
         format === "csv"
           ? `The CSV files were imported: ${result.created ?? 0} created, ${result.updated ?? 0} updated.`
-          : "The model was imported.",
+          : // "Imported <file>: 3 elements added, 12 changed, 1 removed" (what the history records for it).
+            `The model was imported${result.summary ? `: ${result.summary.replace(/^Imported .*?: /, "")}` : ""}.`,
       );
       if (result.warnings.length) setWarnings(result.warnings);
       else props.onClose();

@@ -1,4 +1,5 @@
 import { ELEMENT_TYPES, LAYERS, RELATIONSHIP_TYPES } from "@ams/shared";
+import { Component, type ComponentChildren } from "preact";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiError, api, describeError } from "../api/client.ts";
 import type { BulkEditResult, TableData } from "../api/types.ts";
@@ -25,8 +26,11 @@ import {
 
 /** Row height in pixels: fixed, so the row at any scroll offset is one division away. */
 const ROW_H = 30;
-/** Rows drawn above and below the visible ones, so a fast wheel turn does not show blank space for a frame. */
-const OVERSCAN = 8;
+/**
+ * Rows drawn above and below the visible ones, so a wheel turn does not show blank space for a frame; few, as each
+ * drawn row costs every scrolled frame its layout (bench/table.ts).
+ */
+const OVERSCAN = 4;
 /** The select column at the start of every row. */
 const SELECT_W = 44;
 
@@ -169,6 +173,16 @@ function Grid(props: { workspaceId: string; kind: TableKind }) {
   );
   const template = `${SELECT_W}px ${columns.map((c) => `${c.width}px`).join(" ")}`;
   const width = SELECT_W + columns.reduce((s, c) => s + c.width, 0);
+  // Computed once per selection, not per scrolled frame (a selection can hold every one of 100k rows).
+  const ids = useMemo(() => [...selected], [selected]);
+  const allShownSelected = useMemo(
+    () =>
+      table !== null &&
+      rows.length > 0 &&
+      selected.size >= rows.length &&
+      rows.every((r) => selected.has(table.data.id[r] as string)),
+    [table, rows, selected],
+  );
 
   if (error)
     return (
@@ -407,9 +421,9 @@ function Grid(props: { workspaceId: string; kind: TableKind }) {
   const count = Math.ceil(height / ROW_H) + 1;
   const from = Math.max(0, first - OVERSCAN);
   const to = Math.min(rows.length, first + count + OVERSCAN);
-  const focusedId = focus.r >= from && focus.r < to && rows.length > 0 ? `cell-${focus.r}-${focus.c}` : undefined;
-  const allShownSelected =
-    rows.length > 0 && selected.size >= rows.length && [...rows].every((r) => selected.has(data.id[r] as string));
+  // Only the focused cell has an id (what aria-activedescendant names): a scrolled frame sets no ids on the others.
+  const focusId = `table-${props.kind}-focus`;
+  const focusedId = focus.r >= from && focus.r < to && rows.length > 0 ? focusId : undefined;
 
   const toggleColumn = (key: string, shown: boolean) => {
     const next = new Set(hidden);
@@ -420,64 +434,71 @@ function Grid(props: { workspaceId: string; kind: TableKind }) {
     setFocus((f) => ({ ...f, c: Math.min(f.c, Math.max(0, allColumns.length - next.size - 1)) }));
   };
 
-  const ids = [...selected];
   return (
     <div class="table-view">
-      <div class="table-toolbar">
-        <label>
-          Filter{" "}
-          <input
-            type="search"
-            value={query}
-            placeholder="Text in any shown column"
-            onInput={(e) => setQuery(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Type{" "}
-          <select value={typeFilter} onChange={(e) => setTypeFilter(e.currentTarget.value)}>
-            <option value="">All types</option>
-            {[...data.types].sort().map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
-        <details class="column-menu">
-          <summary>Columns</summary>
-          <fieldset>
-            <legend>Shown columns</legend>
-            {allColumns.map((c) => (
-              <label key={c.key}>
+      {/* A scrolled frame redraws the rows only: the toolbar, bulk bar and header wait for what they show to change. */}
+      <Unless
+        deps={[table, query, typeFilter, hidden, rows, selected, editable]}
+        render={() => (
+          <>
+            <div class="table-toolbar">
+              <label>
+                Filter{" "}
                 <input
-                  type="checkbox"
-                  checked={!hidden.has(c.key)}
-                  onChange={(e) => toggleColumn(c.key, e.currentTarget.checked)}
-                />{" "}
-                {c.label}
+                  type="search"
+                  value={query}
+                  placeholder="Text in any shown column"
+                  onInput={(e) => setQuery(e.currentTarget.value)}
+                />
               </label>
-            ))}
-          </fieldset>
-        </details>
-        <span class="muted" aria-live="polite">
-          {rows.length.toLocaleString("en")} of {data.count.toLocaleString("en")} {noun}s
-          {selected.size ? `, ${selected.size.toLocaleString("en")} selected` : ""}
-        </span>
-      </div>
-      {editable ? (
-        <BulkBar
-          kind={props.kind}
-          table={table}
-          count={selected.size}
-          shown={rows.length}
-          onSelectAll={selectAllShown}
-          onClear={() => setSelected(new Set())}
-          onSetProperty={(name, value) => send({ ids, set: { properties: { [name]: value } } }, ids)}
-          onSetType={(type) => send({ ids, set: { type } }, ids)}
-          onDelete={() => setConfirmDelete(true)}
-        />
-      ) : null}
+              <label>
+                Type{" "}
+                <select value={typeFilter} onChange={(e) => setTypeFilter(e.currentTarget.value)}>
+                  <option value="">All types</option>
+                  {[...data.types].sort().map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <details class="column-menu">
+                <summary>Columns</summary>
+                <fieldset>
+                  <legend>Shown columns</legend>
+                  {allColumns.map((c) => (
+                    <label key={c.key}>
+                      <input
+                        type="checkbox"
+                        checked={!hidden.has(c.key)}
+                        onChange={(e) => toggleColumn(c.key, e.currentTarget.checked)}
+                      />{" "}
+                      {c.label}
+                    </label>
+                  ))}
+                </fieldset>
+              </details>
+              <span class="muted" aria-live="polite">
+                {rows.length.toLocaleString("en")} of {data.count.toLocaleString("en")} {noun}s
+                {selected.size ? `, ${selected.size.toLocaleString("en")} selected` : ""}
+              </span>
+            </div>
+            {editable ? (
+              <BulkBar
+                kind={props.kind}
+                table={table}
+                count={selected.size}
+                shown={rows.length}
+                onSelectAll={selectAllShown}
+                onClear={() => setSelected(new Set())}
+                onSetProperty={(name, value) => send({ ids, set: { properties: { [name]: value } } }, ids)}
+                onSetType={(type) => send({ ids, set: { type } }, ids)}
+                onDelete={() => setConfirmDelete(true)}
+              />
+            ) : null}
+          </>
+        )}
+      />
       <div class="table-scroll" ref={scroller} onScroll={onScroll}>
         <div
           ref={gridRef}
@@ -494,106 +515,115 @@ function Grid(props: { workspaceId: string; kind: TableKind }) {
           onPaste={onPaste}
           onCopy={onCopy}
         >
-          <div class="tr th-row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
-            <div class="th" role="columnheader" aria-colindex={1}>
-              <input
-                type="checkbox"
-                aria-label="Select all shown rows"
-                checked={allShownSelected}
-                onChange={(e) => (e.currentTarget.checked ? selectAllShown() : setSelected(new Set()))}
-              />
-            </div>
-            {columns.map((c, i) => {
-              const dir = sort?.key === c.key ? (sort.desc ? "descending" : "ascending") : undefined;
-              return (
-                <div key={c.key} class="th" role="columnheader" aria-colindex={i + 2} aria-sort={dir ?? "none"}>
-                  <button
-                    type="button"
-                    class="sort"
-                    onClick={() =>
-                      setSort(
-                        sort?.key === c.key
-                          ? sort.desc
-                            ? null
-                            : { key: c.key, desc: true }
-                          : { key: c.key, desc: false },
-                      )
-                    }
-                  >
-                    {c.label}
-                    <span aria-hidden="true">{dir === "ascending" ? " ▲" : dir === "descending" ? " ▼" : ""}</span>
-                  </button>
+          <Unless
+            deps={[columns, sort, allShownSelected, rows]}
+            render={() => (
+              <div class="tr th-row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+                <div class="th" role="columnheader" aria-colindex={1}>
+                  <input
+                    type="checkbox"
+                    aria-label="Select all shown rows"
+                    checked={allShownSelected}
+                    onChange={(e) => (e.currentTarget.checked ? selectAllShown() : setSelected(new Set()))}
+                  />
                 </div>
-              );
-            })}
-          </div>
-          <div class="tbody" style={{ height: `${rows.length * ROW_H}px` }}>
-            {Array.from({ length: Math.max(0, to - from) }, (_, k) => {
-              const r = from + k;
-              const row = rows[r] as number;
-              const id = data.id[row] as string;
-              const isSelected = selected.has(id);
-              return (
-                <div
-                  key={r}
-                  class={isSelected ? "tr selected" : "tr"}
-                  role="row"
-                  aria-rowindex={r + 2}
-                  aria-selected={isSelected}
-                  data-id={id}
-                  style={{ transform: `translateY(${r * ROW_H}px)`, gridTemplateColumns: template }}
-                >
-                  <div
-                    class="td select-cell"
-                    role="gridcell"
-                    aria-colindex={1}
-                    onClick={(e) => {
-                      onRowPointer(r, { toggle: !e.shiftKey || e.ctrlKey || e.metaKey, range: e.shiftKey });
-                      gridRef.current?.focus();
-                    }}
-                  >
-                    <span aria-hidden="true">{isSelected ? "☑" : "☐"}</span>
-                  </div>
-                  {columns.map((c, j) =>
-                    editing && editing.r === r && editing.c === j ? (
-                      <CellEditor
-                        key={c.key}
-                        column={c}
-                        types={props.kind === "elements" ? "elements" : "relationships"}
-                        editing={editing}
-                        colIndex={j + 2}
-                        onChange={(value) => setEditing({ ...editing, value })}
-                        onCommit={(dr, dc) =>
-                          commit(editing, dr === 0 && dc === 0 ? null : clampFocus({ r: r + dr, c: j + dc }))
+                {columns.map((c, i) => {
+                  const dir = sort?.key === c.key ? (sort.desc ? "descending" : "ascending") : undefined;
+                  return (
+                    <div key={c.key} class="th" role="columnheader" aria-colindex={i + 2} aria-sort={dir ?? "none"}>
+                      <button
+                        type="button"
+                        class="sort"
+                        onClick={() =>
+                          setSort(
+                            sort?.key === c.key
+                              ? sort.desc
+                                ? null
+                                : { key: c.key, desc: true }
+                              : { key: c.key, desc: false },
+                          )
                         }
-                        onCancel={() => {
-                          setEditing(null);
-                          refocusGrid();
-                        }}
-                      />
-                    ) : (
-                      <div
-                        key={c.key}
-                        id={`cell-${r}-${j}`}
-                        class={focus.r === r && focus.c === j ? "td focused" : "td"}
-                        role="gridcell"
-                        aria-colindex={j + 2}
-                        aria-readonly={!editable || !c.edit}
-                        title={c.key === "documentation" ? c.text(row) : undefined}
-                        onClick={(e) => {
-                          setFocus({ r, c: j });
-                          onRowPointer(r, { toggle: e.ctrlKey || e.metaKey, range: e.shiftKey });
-                          gridRef.current?.focus();
-                        }}
-                        onDblClick={() => startEdit({ r, c: j })}
                       >
-                        {c.text(row)}
-                      </div>
-                    ),
-                  )}
-                </div>
-              );
-            })}
+                        {c.label}
+                        <span aria-hidden="true">{dir === "ascending" ? " ▲" : dir === "descending" ? " ▼" : ""}</span>
+                      </button>
+                    </div>
+                  );
+                })}
+              </div>
+            )}
+          />
+          <div class="tbody" style={{ height: `${rows.length * ROW_H}px` }}>
+            <div class="tbody-rows" style={{ transform: `translateY(${from * ROW_H}px)` }}>
+              {Array.from({ length: Math.max(0, to - from) }, (_, k) => {
+                const r = from + k;
+                const row = rows[r] as number;
+                const id = data.id[row] as string;
+                const isSelected = selected.has(id);
+                return (
+                  // Keyed by place in the window, not by row: a scrolled frame rewrites the texts of the drawn rows
+                  // instead of removing and creating them (what made fast scrolling miss frames).
+                  <div
+                    key={k}
+                    class={isSelected ? "tr selected" : "tr"}
+                    role="row"
+                    aria-rowindex={r + 2}
+                    aria-selected={isSelected}
+                    data-id={id}
+                    style={{ gridTemplateColumns: template }}
+                  >
+                    <div
+                      class="td select-cell"
+                      role="gridcell"
+                      aria-colindex={1}
+                      onClick={(e) => {
+                        onRowPointer(r, { toggle: !e.shiftKey || e.ctrlKey || e.metaKey, range: e.shiftKey });
+                        gridRef.current?.focus();
+                      }}
+                    >
+                      <span aria-hidden="true">{isSelected ? "☑" : "☐"}</span>
+                    </div>
+                    {columns.map((c, j) =>
+                      editing && editing.r === r && editing.c === j ? (
+                        <CellEditor
+                          key={c.key}
+                          column={c}
+                          types={props.kind === "elements" ? "elements" : "relationships"}
+                          editing={editing}
+                          colIndex={j + 2}
+                          onChange={(value) => setEditing({ ...editing, value })}
+                          onCommit={(dr, dc) =>
+                            commit(editing, dr === 0 && dc === 0 ? null : clampFocus({ r: r + dr, c: j + dc }))
+                          }
+                          onCancel={() => {
+                            setEditing(null);
+                            refocusGrid();
+                          }}
+                        />
+                      ) : (
+                        <div
+                          key={c.key}
+                          id={focus.r === r && focus.c === j ? focusId : undefined}
+                          class={focus.r === r && focus.c === j ? "td focused" : "td"}
+                          role="gridcell"
+                          aria-colindex={j + 2}
+                          aria-readonly={!editable || !c.edit}
+                          title={c.key === "documentation" ? c.text(row) : undefined}
+                          onClick={(e) => {
+                            setFocus({ r, c: j });
+                            onRowPointer(r, { toggle: e.ctrlKey || e.metaKey, range: e.shiftKey });
+                            gridRef.current?.focus();
+                          }}
+                          onDblClick={() => startEdit({ r, c: j })}
+                        >
+                          {c.text(row)}
+                        </div>
+                      ),
+                    )}
+                  </div>
+                );
+              })}
+            </div>
           </div>
         </div>
       </div>
@@ -622,6 +652,19 @@ function Grid(props: { workspaceId: string; kind: TableKind }) {
       ) : null}
     </div>
   );
+}
+
+/**
+ * Draws `render()` again only when one of `deps` changed (by identity): what the parent redraws on every scrolled
+ * frame but changes far less often.
+ */
+class Unless extends Component<{ deps: unknown[]; render(): ComponentChildren }> {
+  override shouldComponentUpdate(next: { deps: unknown[] }) {
+    return next.deps.length !== this.props.deps.length || next.deps.some((d, i) => d !== this.props.deps[i]);
+  }
+  override render() {
+    return this.props.render();
+  }
 }
 
 /** The in-place editor of one cell: a text field, a list for types, enumerations and booleans. */

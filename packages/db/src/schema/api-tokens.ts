@@ -33,6 +33,12 @@ export const apiTokens = pgTable(
      * "assistants write to drafts" on, its MCP session writes into a draft, never a base workspace.
      */
     assistant: boolean("assistant").notNull().default(false),
+    /**
+     * A pinned token's working draft: a draft of its pinned workspace that it activated (POST
+     * /api/workspaces/:draft/activate, MCP activate_workspace), where its REST and MCP calls then act instead of the
+     * pinned workspace; null: the pinned workspace itself. Never moves its owner's own choice (user_selections).
+     */
+    activeDraftId: uuid("active_draft_id").references(() => workspaces.id, { onDelete: "set null" }),
   },
   (t) => [index("api_tokens_user_idx").on(t.userId)],
 );

@@ -75,7 +75,12 @@ export const changeEntries = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.revision, t.seq] }),
-    index("change_entries_object_idx").on(t.workspaceId, t.kind, t.objectId, t.revision),
+    // Every entry is in one of the two lookup indexes: the creation of an owned object (a node, connection, property
+    // value or folder entry of an owner) is found by its owner only (migration 0033: an import's entries are mostly
+    // such creations, and each index entry costs the import as much as the row).
+    index("change_entries_object_idx")
+      .on(t.workspaceId, t.kind, t.objectId, t.revision)
+      .where(sql`op <> 'create' or owner_id is null`),
     index("change_entries_owner_idx").on(t.workspaceId, t.ownerId, t.revision).where(sql`owner_id is not null`),
     check(
       "change_entries_kind_check",

@@ -4,7 +4,12 @@ import { PathStep } from "./impact-schemas.ts";
 export const DERIVATION_MAX_LENGTH = 4;
 
 export const DerivedQuery = z.strictObject({
-  target: z.string().min(1).max(200).optional().describe("Only relationships derived to this element"),
+  target: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Only relationships derived between the element and this one (either way round)"),
   max_length: z.coerce
     .number()
     .int()
@@ -15,16 +20,32 @@ export const DerivedQuery = z.strictObject({
 });
 export type DerivedQuery = z.input<typeof DerivedQuery>;
 
+const ElementBrief = z.object({ id: z.string(), type: z.string(), name: z.string(), layer: z.string() });
+
 export const DerivedRelationship = z.object({
   type: z.string().describe("The derived relationship's type"),
-  source: z.string(),
-  target: z.object({ id: z.string(), type: z.string(), name: z.string(), layer: z.string() }),
+  direction: z
+    .enum(["outgoing", "incoming"])
+    .describe("outgoing: from the element to the other one; incoming: from the other one to the element"),
+  source: z.string().describe("The derived relationship's source element id"),
+  target: ElementBrief.describe("The derived relationship's target element"),
+  other: ElementBrief.describe(
+    "The element at the chain's other end (the target when outgoing, the source when incoming)",
+  ),
   certainty: z
     .enum(["certain", "potential"])
     .describe("certain: valid in every model (ArchiMate 3.1 B.2); potential: may hold, depending on the model (B.3)"),
+  rules: z
+    .array(z.string())
+    .describe(
+      "The Appendix B rules applied along the chain, in order (DR1-DR8 certain, PDR1-PDR8 potential, junction)",
+    ),
   chain: z
     .array(PathStep)
-    .describe("The relationships it is derived from, in order (a certain chain first, then the shortest)"),
+    .describe(
+      "The relationships it is derived from, in walking order from the element, each with its own source and target " +
+        "(a certain chain first, then the shortest)",
+    ),
   chain_count: z.number().int().describe("How many chains derive it"),
   in_model: z.boolean().describe("A relationship of this type between the two already is in the model"),
   derived: z.literal(true).describe("Derived relationships are answers, never stored unless added"),

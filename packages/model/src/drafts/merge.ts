@@ -65,9 +65,11 @@ export async function mergeDraft({ ctx, input }: Verb<MergeDraftInput>): Promise
         `Draft '${draft.name}' needs ${draft.approvals_required} approval${draft.approvals_required === 1 ? "" : "s"} ` +
           `from owners or editors other than its author before it is merged; it has ${draft.approvals}`,
       );
+    // Its reviewers: the latest review of each person other than its author (whose own approval is no review).
     const reviewers = await database.rows<{ name: string; decision: string }>(
       sql`select distinct on (reviewer_id) coalesce(reviewer_name, reviewer_id) as name, decision from draft_reviews
-          where draft_id = ${draft.id} order by reviewer_id, created_at desc`,
+          where draft_id = ${draft.id} and reviewer_id is distinct from ${draft.author.id}
+          order by reviewer_id, created_at desc`,
       tx,
     );
     const approvedBy = reviewers.filter((r) => r.decision === "approve");

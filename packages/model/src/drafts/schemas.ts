@@ -87,11 +87,14 @@ export const DraftConflicts = z.object({
 });
 export type DraftConflicts = z.infer<typeof DraftConflicts>;
 
-export const Resolution = z.union([
-  z.literal("draft"),
-  z.literal("current"),
-  z.strictObject({ value: z.unknown() }).describe("A value of your own for the field"),
-]);
+export const Resolution = z.union(
+  [
+    z.literal("draft"),
+    z.literal("current"),
+    z.strictObject({ value: z.unknown() }).describe("A value of your own for the field"),
+  ],
+  { error: "expected 'draft', 'current' or {\"value\": ...}" },
+);
 export type Resolution = z.infer<typeof Resolution>;
 
 export const MergeDraftInput = z.strictObject({

@@ -1,5 +1,12 @@
 import type { Database, DbOrTx } from "@ams/db";
-import { AppError, type FieldError, isRelationshipAllowed, type RelationshipType } from "@ams/shared";
+import {
+  AppError,
+  type FieldError,
+  isElementType,
+  isRelationshipAllowed,
+  type RelationshipType,
+  resolveRelationshipType,
+} from "@ams/shared";
 import { sql } from "drizzle-orm";
 import type { ObjectState } from "../history/states.ts";
 import { asRow, currentRows, type Kind, objectKey, type Row } from "../history/tables.ts";
@@ -189,6 +196,10 @@ export async function planMerge(
         path: `resolutions.${key}`,
         message: "only 'draft' or 'current' (a whole object is in conflict)",
       });
+    else if (typeof r === "object") {
+      const wrong = unfitValue(c, r.value);
+      if (wrong) invalid.push({ path: `resolutions.${key}`, message: wrong });
+    }
   }
   const open: DraftConflict[] = [];
   if (invalid.length === 0) {
@@ -201,6 +212,29 @@ export async function planMerge(
   const states: ObjectState[] = [];
   for (const v of result.values()) states.push({ kind: v.kind, objectId: v.id, row: v.row });
   return { states, conflicts: invalid.length === 0 ? open : conflicts, invalid };
+}
+
+const kindOf = (v: unknown) => (v === null || v === undefined ? "null" : Array.isArray(v) ? "array" : typeof v);
+
+/**
+ * Why a value of one's own does not fit the conflicting field (null: it fits): a type that is not ArchiMate's for
+ * the object's kind, or a value of another kind (text, number, list...) than both sides hold. The merged model's
+ * relationships are checked against the validity table afterwards (validateMerge), whatever the value.
+ */
+function unfitValue(c: DraftConflict, value: unknown): string | null {
+  if (c.field === "type" && c.kind === "element" && !(typeof value === "string" && isElementType(value)))
+    return `${show(value)} is not an ArchiMate element type`;
+  if (
+    c.field === "type" &&
+    c.kind === "relationship" &&
+    !(typeof value === "string" && resolveRelationshipType(value) === value)
+  )
+    return `${show(value)} is not an ArchiMate relationship type`;
+  const kinds = new Set([kindOf(c.draft), kindOf(c.current), kindOf(c.base)]);
+  const given = kindOf(value);
+  if (kinds.has(given)) return null;
+  kinds.delete("null");
+  return `${show(value)} is ${given === "null" ? "none" : `a ${given}`}; ${c.field} holds a ${[...kinds].join(" or ")}`;
 }
 
 type RefContext = {
@@ -335,20 +369,26 @@ export async function validateMerge(
     wanted.add(String(row.target_id));
   }
   const list = JSON.stringify([...wanted]);
-  const existing = await database.rows<{ kind: Kind; id: string; type: string | null }>(
+  const existing = await database.rows<{ kind: Kind; id: string; type: string | null; name?: string | null }>(
     sql`with ids as (select json_array_elements_text(${list}::json) as id)
-        select 'element' as kind, id, type from elements where workspace_id = ${baseId} and id in (select id from ids)
-        union all select 'relationship', id, null from relationships where workspace_id = ${baseId} and id in (select id from ids)
-        union all select 'view', id, null from views where workspace_id = ${baseId} and id in (select id from ids)
-        union all select 'node', id, null from view_nodes where workspace_id = ${baseId} and id in (select id from ids)
-        union all select 'connection', id, null from connections where workspace_id = ${baseId} and id in (select id from ids)
-        union all select 'property_definition', id, null from property_definitions
+        select 'element' as kind, id, type, name from elements where workspace_id = ${baseId} and id in (select id from ids)
+        union all select 'relationship', id, null, null from relationships where workspace_id = ${baseId} and id in (select id from ids)
+        union all select 'view', id, null, null from views where workspace_id = ${baseId} and id in (select id from ids)
+        union all select 'node', id, null, null from view_nodes where workspace_id = ${baseId} and id in (select id from ids)
+        union all select 'connection', id, null, null from connections where workspace_id = ${baseId} and id in (select id from ids)
+        union all select 'property_definition', id, null, null from property_definitions
           where workspace_id = ${baseId} and id in (select id from ids)
-        union all select 'folder', id::text, null from folders
+        union all select 'folder', id::text, null, null from folders
           where workspace_id = ${baseId} and id::text in (select id from ids)`,
     tx,
   );
   const inBase = new Map(existing.map((e) => [objectKey(e.kind, e.id), e.type]));
+  const baseNames = new Map(existing.filter((e) => e.kind === "element").map((e) => [e.id, e.name ?? null]));
+  /** An endpoint as the refusal names it: "DataObject 'Nightly job'". */
+  const endpoint = (id: string, type: string) => {
+    const name = nameOf(merged.get(objectKey("element", id))) ?? baseNames.get(id);
+    return name ? `${type} '${name}'` : `${type} '${id}'`;
+  };
   const exists = (kind: Kind, id: string) => {
     const key = objectKey(kind, id);
     return merged.has(key) ? merged.get(key) !== null : inBase.has(key);
@@ -377,7 +417,9 @@ export async function validateMerge(
     if (isRelationshipAllowed(row.type as RelationshipType, source as never, target as never)) continue;
     errors.push({
       path: `relationship/${id}`,
-      message: `ArchiMate 3.1 does not allow ${String(row.type)} from ${source} to ${target}`,
+      message:
+        `ArchiMate 3.1 does not allow ${String(row.type)} from ${endpoint(String(row.source_id), source)} ` +
+        `to ${endpoint(String(row.target_id), target)}`,
     });
   }
   if (errors.length > 0) {

@@ -2,7 +2,7 @@ import type { Database, DbOrTx } from "@ams/db";
 import { sql } from "drizzle-orm";
 import { type GroupRow, groupColumns, toHeader } from "../history/read-groups.ts";
 import type { ChangeKind } from "../history/read-schemas.ts";
-import { asRow } from "../history/tables.ts";
+import { asRow, entryAfter } from "../history/tables.ts";
 import { type ChangedObject, type ChangeEvent, EVENT_OBJECTS_MAX } from "./schemas.ts";
 
 /** Largest batch one read returns. */
@@ -49,7 +49,7 @@ export async function readGroupsAfter(
     const last = Math.max(...small);
     // One range scan of the primary key; the first entry of an object says whether the group created it.
     const entries = await database.rows<EntryRow>(
-      sql`select e.revision, e.kind, e.object_id, e.owner_id, e.after,
+      sql`select e.revision, e.kind, e.object_id, e.owner_id, ${entryAfter("e")} as after,
             (first_value(e.op) over w) = 'create' as created
           from change_entries e
           where e.workspace_id = ${workspaceId} and e.revision between ${first} and ${last}

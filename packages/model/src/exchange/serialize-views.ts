@@ -1,5 +1,5 @@
 import type { Bendpoint, FontStyle, Rgba } from "@ams/db";
-import type { ConnectionRow, ConnectionStyleExt, ModelDocument, NodeStyleExt, ViewNodeRow } from "./document.ts";
+import type { ConnectionRow, ConnectionStyleExt, NodeStyleExt, ViewNodeRow, ViewRow } from "./document.ts";
 import { FONT_STYLES } from "./format.ts";
 import {
   clampInt,
@@ -15,13 +15,21 @@ import {
 
 const NODE_TYPES: Record<string, string> = { element: "Element", label: "Label", container: "Container" };
 
-/** <views><diagrams>: each view with its nodes (nested by parentId) and connections, in ord order. */
-export function writeViews(out: string[], chunks: string[], doc: ModelDocument, props: PropertiesByOwner): void {
-  const views = inOrder(doc.views);
-  if (views.length === 0) return;
-  const nodesByView = groupBy(doc.nodes, (n) => n.viewId);
-  const connectionsByView = groupBy(doc.connections, (c) => c.viewId);
-  out.push(indent(1), "<views>", indent(2), "<diagrams>");
+/**
+ * The <view>s of <views><diagrams> (the writer opens and closes the list): each view with its nodes (nested by
+ * parentId) and connections, in ord order. `views` are in model order; `nodes` and `connections` hold at least all
+ * of theirs.
+ */
+export function writeViews(
+  out: string[],
+  chunks: string[],
+  views: ViewRow[],
+  nodes: ViewNodeRow[],
+  connections: ConnectionRow[],
+  props: PropertiesByOwner,
+): void {
+  const nodesByView = groupBy(nodes, (n) => n.viewId);
+  const connectionsByView = groupBy(connections, (c) => c.viewId);
   const i3 = indent(3);
   const i4 = indent(4);
   for (const v of views) {
@@ -31,9 +39,9 @@ export function writeViews(out: string[], chunks: string[], doc: ModelDocument, 
     writeLangs(out, i4, "name", v.name, v.i18n?.name, "always");
     writeLangs(out, i4, "documentation", v.documentation, v.i18n?.documentation, "set");
     writeProperties(out, 4, props.get(`view\u0000${v.id}`));
-    const nodes = nodesByView.get(v.id);
-    if (nodes !== undefined) {
-      const children = groupBy(inOrder(nodes), (n) => n.parentId);
+    const viewNodes = nodesByView.get(v.id);
+    if (viewNodes !== undefined) {
+      const children = groupBy(inOrder(viewNodes), (n) => n.parentId);
       for (const n of children.get(null) ?? []) {
         writeNode(out, children, n, 4);
         spill(out, chunks);
@@ -45,7 +53,6 @@ export function writeViews(out: string[], chunks: string[], doc: ModelDocument, 
     }
     out.push(i3, "</view>");
   }
-  out.push(indent(2), "</diagrams>", indent(1), "</views>");
 }
 
 function writeNode(out: string[], children: Map<string | null, ViewNodeRow[]>, n: ViewNodeRow, level: number): void {

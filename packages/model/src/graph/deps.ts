@@ -1,4 +1,5 @@
 import type { Driver } from "neo4j-driver";
+import type { GraphAnswerCache } from "./answer-cache.ts";
 
 /**
  * A job of the graph worker. A rebuild (kind absent or "rebuild") has its row in graph_jobs, which carries its state;
@@ -53,6 +54,8 @@ export type GraphDeps = {
   database?: string;
   /** Why the graph database is known to be down right now (a supervised local Neo4j restarting); undefined when up. */
   down?: () => string | undefined;
+  /** Explore and panel answers kept per graph revision on this replica (EXPLORE_CACHE_MB); none caches nothing. */
+  answers?: GraphAnswerCache;
 };
 
 /**

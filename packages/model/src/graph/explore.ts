@@ -2,7 +2,7 @@ import { type Database, sql } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
 import neo4j, { type ManagedTransaction, type Record as Neo4jRecord, type Transaction } from "neo4j-driver";
 import type { z } from "zod";
-import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { Query } from "./cypher/ast.ts";
 import { parseReadQuery } from "./cypher/parse.ts";
 import { printScoped } from "./cypher/print.ts";
@@ -23,7 +23,28 @@ export async function explore({
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const query = parseReadQuery(input.query);
-  return withQuerySlot(ctx, (hold) => runScopedQuery(graph, ws, query, input.parameters ?? {}, hold, ctx.database));
+  return answerScoped(ctx, graph, ws, input.query, query, input.parameters ?? {});
+}
+
+/**
+ * An explore or panel query as a caller asks it: from the replica's answer cache when the graph is unchanged since
+ * the same caller visibility asked the same query with the same parameters (graph.answers; see answer-cache.ts),
+ * otherwise run in one of the caller's query slots.
+ */
+export function answerScoped(
+  ctx: RequestContext,
+  graph: GraphDeps,
+  workspaceId: string,
+  text: string,
+  query: Query,
+  parameters: Record<string, unknown>,
+): Promise<z.infer<typeof QueryResultSchema>> {
+  checkParameters(parameters);
+  const run = () =>
+    withQuerySlot(ctx, (hold) => runScopedQuery(graph, workspaceId, query, parameters, hold, ctx.database));
+  const down = graph.down?.();
+  if (!graph.answers || down) return run();
+  return graph.answers.answer(ctx, workspaceId, text, parameters, run);
 }
 
 /**
@@ -228,6 +249,11 @@ function mapNeo4jError(err: unknown, scope: string, timeout: number): unknown {
     const detail = "needs more memory than one explore query may use; narrow it (fewer rows, smaller lists)";
     return new AppError("VALIDATION", `query: ${detail}`, { errors: [{ path: "query", message: detail }] });
   }
+  // Every Bolt worker thread is busy (the local Neo4j's NEO4J_LOCAL_BOLT_THREADS): a moment later there is one.
+  if (code === "Neo.TransientError.Request.NoThreadsAvailable")
+    return new AppError("RATE_LIMITED", "The graph database is busy; retry in a moment", {
+      headers: { "Retry-After": "1" },
+    });
   if (code === "ServiceUnavailable" || code === "SessionExpired")
     return new AppError("UNAVAILABLE", "The graph database is unreachable; try again later");
   if (code.startsWith("Neo.ClientError.Security"))

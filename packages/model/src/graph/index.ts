@@ -1,3 +1,4 @@
+export * from "./answer-cache.ts";
 export * from "./cypher/index.ts";
 export * from "./dashboards/index.ts";
 export * from "./deps.ts";

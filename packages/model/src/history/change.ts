@@ -11,7 +11,15 @@ export type ChangeActor = { id: string | null; name: string | null; via: Via; re
  * The change group a transaction records into. `summary` is the group's one line; a verb may refine it once it
  * knows more (the name of what it deleted), until the group closes.
  */
-export type OpenChange = { workspaceId: string; revision: number; summary: string };
+export type OpenChange = {
+  workspaceId: string;
+  /**
+   * The group's revision. A promise: withChange sends the group's opening statement and the verb's first statement
+   * together (pipelined, one round trip), so the number is known only once the opening has been answered.
+   */
+  revision: Promise<number>;
+  summary: string;
+};
 
 /**
  * What a group did once closed: the workspace's revision after it (the one before when it changed nothing and gave
@@ -58,6 +66,9 @@ export async function withChange<T>(
   return (await withClosedChange(ctx, options, fn)).out;
 }
 
+/** withChange's opening was refused: the transaction rolled back, and `refusal` says why. */
+const REFUSED = Symbol("change group refused");
+
 /** withChange that also answers the closed group: the revision the workspace is at after it, for the verb's answer. */
 export async function withClosedChange<T>(
   ctx: RequestContext,
@@ -66,16 +77,40 @@ export async function withClosedChange<T>(
 ): Promise<{ out: T; closed: ClosedChange }> {
   const ws = requireWorkspace(ctx);
   let closing: Promise<ClosedChange> | undefined;
-  const out = await ctx.database.db.transaction(async (tx) => {
-    const change = await openChange(ctx.database, tx, ws, options.summary);
-    const result = await fn(tx, change);
-    // Not awaited here: the group's closing statement and the COMMIT that follows as soon as this returns go out
-    // together on the transaction's connection (pipelined, one round trip instead of two). Should it fail, the
-    // transaction is aborted, so PostgreSQL answers the COMMIT with a rollback, and its error is thrown below.
-    closing = closeChange(ctx.database, tx, change, actorOf(ctx, options.via));
-    closing.catch(() => {});
-    return result;
-  });
+  let out: T;
+  try {
+    out = await ctx.database.db.transaction(async (tx) => {
+      // Not awaited before `fn` runs: the opening statement and the verb's first statement go out together on the
+      // transaction's connection (pipelined), and PostgreSQL runs them in that order, so the verb's statements run
+      // under the workspace row's lock and with the group open, as if the opening had been awaited. Should the
+      // opening be refused (no such workspace, a read-only draft), the group is not open: a write of content is
+      // refused by the capture triggers, and whatever `fn` did or answered, the transaction rolls back (below).
+      const opening = startChange(ctx.database, tx, ws);
+      opening.catch(() => {});
+      // PGlite runs in process (no round trip to save): the opening is answered before `fn` starts.
+      if (ctx.database.kind !== "postgres" && (await opening) === null) throw REFUSED;
+      const revision = opening.then((r) => r ?? Promise.reject(REFUSED));
+      revision.catch(() => {});
+      const change: OpenChange = { workspaceId: ws, revision, summary: options.summary };
+      let result: T;
+      try {
+        result = await fn(tx, change);
+      } catch (error) {
+        // A refused opening is the error the caller gets, not the one `fn` met for it (a write refused, a row gone).
+        await revision;
+        throw error;
+      }
+      // Not awaited here: the group's closing statement and the COMMIT that follows as soon as this returns go out
+      // together on the transaction's connection (pipelined, one round trip instead of two). Should it fail, the
+      // transaction is aborted, so PostgreSQL answers the COMMIT with a rollback, and its error is thrown below.
+      closing = closeChange(ctx.database, tx, { ...change, revision: await revision }, actorOf(ctx, options.via));
+      closing.catch(() => {});
+      return result;
+    });
+  } catch (error) {
+    if (error === REFUSED) throw await refusal(ctx.database, ws);
+    throw error;
+  }
   if (!closing) throw new AppError("INTERNAL", "The change group was not closed");
   return { out, closed: await closing };
 }
@@ -113,9 +148,10 @@ export async function recordClosedChange<T, X extends DbOrTx>(
   summary: string,
   fn: (tx: X, change: OpenChange) => Promise<T>,
 ): Promise<{ out: T; closed: ClosedChange }> {
-  const change = await openChange(database, tx, workspaceId, summary);
+  const opened = await openChange(database, tx, workspaceId, summary);
+  const change: OpenChange = { ...opened, revision: Promise.resolve(opened.revision) };
   const out = await fn(tx, change);
-  const closed = await closeChange(database, tx, change, actor);
+  const closed = await closeChange(database, tx, { ...change, revision: opened.revision }, actor);
   return { out, closed };
 }
 
@@ -132,7 +168,11 @@ export async function openChangeOf(
   return row?.ws && row.rev ? { workspaceId: row.ws, revision: Number(row.rev) } : null;
 }
 
-async function openChange(database: Database, tx: DbOrTx, workspaceId: string, summary: string): Promise<OpenChange> {
+/**
+ * Sends the statement that opens a change group in `workspaceId`: the workspace's next revision, taken under its row
+ * lock, or null when refused (no such workspace, a read-only one, a group already open in this transaction).
+ */
+async function startChange(database: Database, tx: DbOrTx, workspaceId: string): Promise<number | null> {
   const [row] = await database.rows<{ revision: string | number }>(
     sql`with r as (
           update workspaces set revision = revision + 1, updated_at = now()
@@ -140,54 +180,61 @@ async function openChange(database: Database, tx: DbOrTx, workspaceId: string, s
             and read_only_reason is null
           returning revision)
         select revision, set_config('ams.revision', revision::text, true), set_config('ams.workspace', ${workspaceId}, true),
-          set_config('ams.seq', '0', true)
+          set_config('ams.seq', '0', true), set_config('ams.objects', '', true)
         from r`,
     tx,
   );
-  if (!row) {
+  return row ? Number(row.revision) : null;
+}
+
+/**
+ * The error of a refused opening: read in a fresh statement once withChange's transaction rolled back, or on the
+ * caller's transaction (`on`) after its opening waited for the row's lock.
+ */
+async function refusal(database: Database, workspaceId: string, on?: DbOrTx): Promise<AppError> {
+  // A merged, discarded or closed draft: read-only, and the reason says why (read after the opening waited for the
+  // row's lock, so a merge that committed meanwhile is seen).
+  const [ro] = await database.rows<{ reason: string | null }>(
+    sql`select read_only_reason as reason from workspaces where id = ${workspaceId}`,
+    on,
+  );
+  if (ro?.reason) return new AppError("CONFLICT", ro.reason);
+  return new AppError("NOT_FOUND", `Workspace '${workspaceId}' not found`);
+}
+
+/** Opens a change group in a transaction the caller runs, awaited: the group is open when this resolves. */
+async function openChange(
+  database: Database,
+  tx: DbOrTx,
+  workspaceId: string,
+  summary: string,
+): Promise<{ workspaceId: string; revision: number; summary: string }> {
+  const revision = await startChange(database, tx, workspaceId);
+  if (revision === null) {
     const open = await openChangeOf(database, tx);
     if (open)
       throw new AppError("INTERNAL", `A change group is already open in this transaction (${open.workspaceId})`);
-    // A merged, discarded or closed draft: read-only, and the reason says why (read after the row's lock was
-    // waited for, so a merge that committed meanwhile is seen).
-    const [ro] = await database.rows<{ reason: string | null }>(
-      sql`select read_only_reason as reason from workspaces where id = ${workspaceId}`,
-      tx,
-    );
-    if (ro?.reason) throw new AppError("CONFLICT", ro.reason);
-    throw new AppError("NOT_FOUND", `Workspace '${workspaceId}' not found`);
+    throw await refusal(database, workspaceId, tx);
   }
-  return { workspaceId, revision: Number(row.revision), summary };
+  return { workspaceId, revision, summary };
 }
 
 /**
  * Writes the group's row (time, actor, way in, request id, summary, the objects a history page lists) and ends the group: a later write in this
  * transaction is refused. A group that changed nothing (an update to the same values) gives its revision back.
+ * One function (ams_close_change, migration 0032): the objects and kinds are those the row-level UPDATE capture
+ * listed when it wrote every one of the group's first entries (a group of updates reads nothing back), else read
+ * from the entries.
  */
 async function closeChange(
   database: Database,
   tx: DbOrTx,
-  change: OpenChange,
+  change: { workspaceId: string; revision: number; summary: string },
   actor: ChangeActor,
 ): Promise<ClosedChange> {
   const [row] = await database.rows<{ objects: string | number }>(
-    sql`with c as (select coalesce(nullif(current_setting('ams.seq', true), ''), '0')::int as n),
-        g as (
-          insert into change_groups (workspace_id, revision, actor_id, actor_name, via_kind, via_name, request_id, summary,
-            entry_count, kinds, objects)
-          select ${change.workspaceId}, ${change.revision}, ${actor.id}, ${actor.name}, ${actor.via.kind},
-            ${actor.via.name}, ${actor.requestId}, ${change.summary.slice(0, 500)}, c.n,
-            array(select distinct e.kind from change_entries e
-                  where e.workspace_id = ${change.workspaceId} and e.revision = ${change.revision} order by e.kind),
-            ams_change_group_objects(${change.workspaceId}, ${change.revision})
-          from c where c.n > 0
-          returning 1),
-        u as (
-          update workspaces set revision = revision - 1
-          where id = ${change.workspaceId} and revision = ${change.revision} and (select n from c) = 0
-          returning 1)
-        select (select count(*) from g) as grouped, (select count(*) from u) as returned, (select n from c) as objects,
-          set_config('ams.revision', '', true), set_config('ams.workspace', '', true)`,
+    sql`select ams_close_change(${change.workspaceId}, ${change.revision}, ${actor.id}, ${actor.name}, ${actor.via.kind},
+          ${actor.via.name}, ${actor.requestId}, ${change.summary.slice(0, 500)}) as objects`,
     tx,
   );
   const objects = Number(row?.objects ?? 0);

@@ -47,24 +47,38 @@ export async function compactWorkspaceHistory(
     if (!target || target.through === null) return null;
     const through = Number(target.through);
     // Every entry at or below the mark is looked at, not only the new range: a version deleted since the last run
-    // releases the detail it kept.
+    // releases the detail it kept. An entry kept gets its `after` written out (entries store only `before` since
+    // migration 0031, and the `before` its `after` derives from may be dropped here); readers take the stored one at
+    // or below the mark. The function sees the log as it was before this statement (one snapshot).
     const dropped = await database.rows<{ n: string | number }>(
       sql`with x as (
-            select revision, seq, before is not null or after is not null as detailed,
+            select revision, seq, op, before is not null or after is not null as detailed,
               lag(revision, 1, 0::bigint) over (partition by kind, object_id order by revision, seq) as prev
             from change_entries where workspace_id = ${workspaceId} and revision <= ${through}),
-          d as (
-            update change_entries e set before = null, after = null
-            from x
-            where e.workspace_id = ${workspaceId} and e.revision = x.revision and e.seq = x.seq and x.detailed
-              and not exists (select 1 from workspace_versions v
-                              where v.workspace_id = ${workspaceId} and v.revision >= x.prev and v.revision < x.revision)
+          k as (
+            select x.*,
+              exists (select 1 from workspace_versions v
+                      where v.workspace_id = ${workspaceId} and v.revision >= x.prev and v.revision < x.revision)
               -- An open draft's merge reads its base's entries after the fork and its own whole log.
-              and not exists (select 1 from drafts dr where dr.state in ('open', 'submitted')
-                              and (dr.workspace_id = ${workspaceId}
-                                or (dr.base_workspace_id = ${workspaceId} and dr.base_revision < x.revision)))
-            returning 1)
-          select count(*) as n from d`,
+              or exists (select 1 from drafts dr where dr.state in ('open', 'submitted')
+                         and (dr.workspace_id = ${workspaceId}
+                           or (dr.base_workspace_id = ${workspaceId} and dr.base_revision < x.revision))) as keep
+            from x),
+          d as (
+            update change_entries e
+            set before = case when k.keep then e.before end,
+              after = case when k.keep
+                then ams_entry_after(e.workspace_id, e.revision, e.seq, e.kind, e.object_id, e.op, e.after, true) end
+            from k
+            where e.workspace_id = ${workspaceId} and e.revision = k.revision and e.seq = k.seq
+              and ((k.detailed and not k.keep)
+                or (k.keep and e.after is null and e.op <> 'delete' and e.revision > ${Number(target.done)}))
+            returning k.keep)
+          -- Lost their detail: those emptied here, and the creates newly below the mark (their state after, read
+          -- from the log until now, is no longer answered).
+          select (select count(*) from d where not d.keep)
+            + (select count(*) from k where not k.keep and not k.detailed and k.op = 'create'
+                 and k.revision > ${Number(target.done)}) as n`,
       tx,
     );
     await database.rows(

@@ -1,4 +1,5 @@
 import { AppError } from "@ams/shared";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import type { ModelDocument } from "../exchange/document.ts";
@@ -17,9 +18,13 @@ export const ViewDiffImageQuery = z.strictObject({
 });
 export type ViewDiffImageQuery = z.infer<typeof ViewDiffImageQuery>;
 
-/** A point as the legend names it: “Before lunch” (revision 3), revision 5, current (revision 7). */
-function pointWords(point: Point, ref: string): string {
+/**
+ * A point as the legend names it: “Before lunch” (revision 3), revision 5, current (revision 7); a draft's revision 0
+ * is its fork from the base.
+ */
+function pointWords(point: Point, ref: string, draft: boolean): string {
   if (point.version) return `“${point.version.name}” (revision ${point.revision})`;
+  if (draft && point.revision === 0) return "the fork";
   return ref === "current" ? `current (revision ${point.revision})` : `revision ${point.revision}`;
 }
 
@@ -63,7 +68,7 @@ export async function renderViewDiffImage({
   const toRef = input.to ?? "current";
   // Points, both states and the diff in one snapshot: a change or a retention compaction committing meanwhile is
   // seen wholly or not at all.
-  const { from, to, docs, diff } = await ctx.database.db.transaction(
+  const { from, to, docs, diff, draft } = await ctx.database.db.transaction(
     async (tx) => {
       const from = await resolvePoint(ctx, ws, "from", input.from, { allowCurrent: true }, tx);
       const to = await resolvePoint(ctx, ws, "to", toRef, { allowCurrent: true }, tx);
@@ -71,7 +76,8 @@ export async function renderViewDiffImage({
         from: await readModelAt(ctx.database, ws, from.revision, tx),
         to: await readModelAt(ctx.database, ws, to.revision, tx),
       };
-      return { from, to, docs, diff: await diffPoints(ctx, ws, from, to, tx) };
+      const [draft] = await ctx.database.rows(sql`select 1 from drafts where workspace_id = ${ws}`, tx);
+      return { from, to, docs, diff: await diffPoints(ctx, ws, from, to, tx), draft: draft !== undefined };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );
@@ -88,7 +94,7 @@ export async function renderViewDiffImage({
       to: after,
       changed: changedContent(diff, input.id, docs.to),
       // Words, not an arrow: the PNG's fonts have no arrow glyph.
-      caption: `Changes from ${pointWords(from, input.from)} to ${pointWords(to, toRef)}`,
+      caption: `Changes from ${pointWords(from, input.from, draft)} to ${pointWords(to, toRef, draft)}`,
     },
     { resolveIcon: ctx.resolveIcon },
   );

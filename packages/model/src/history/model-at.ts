@@ -98,7 +98,11 @@ type DocElement = ModelDocument["elements"][number];
 type DocRelationship = ModelDocument["relationships"][number];
 
 /** One view node as the renderer takes it, with its element (and that element's icon pack) when it shows one. */
-export function renderNodeOf(n: DocNode, e: DocElement | undefined, iconPack: string | null | undefined): RenderNode {
+export function renderNodeOf(
+  n: DocNode,
+  e: Pick<DocElement, "type" | "name"> | undefined,
+  iconPack: string | null | undefined,
+): RenderNode {
   return {
     id: n.id,
     kind: n.kind,
@@ -114,7 +118,10 @@ export function renderNodeOf(n: DocNode, e: DocElement | undefined, iconPack: st
 }
 
 /** One view connection as the renderer takes it, with its relationship when it shows one. */
-export function renderConnectionOf(c: DocConnection, r: DocRelationship | undefined): RenderConnection {
+export function renderConnectionOf(
+  c: DocConnection,
+  r: Pick<DocRelationship, "type" | "name" | "accessType" | "isDirected" | "influenceStrength"> | undefined,
+): RenderConnection {
   return {
     id: c.id,
     kind: c.kind,

@@ -5,6 +5,7 @@ import { typedValue } from "../properties/values.ts";
 import { idList } from "../sql.ts";
 import { fieldChanges, type GroupRow, groupColumns, pageLimit, pageOf, toHeader } from "./read-groups.ts";
 import type { FieldDiff, HistoryQuery, ObjectChange, ObjectHistoryPage, ViewPartChange } from "./read-schemas.ts";
+import { entryAfter } from "./tables.ts";
 
 type Subject = { kind: "element" | "relationship" | "view"; table: string; noun: string };
 const ELEMENT: Subject = { kind: "element", table: "elements", noun: "Element" };
@@ -52,7 +53,9 @@ async function objectHistory(ctx: RequestContext, subject: Subject, input: Histo
   const { database } = ctx;
   const limit = input.limit ?? 50;
   const owned = subject.kind === "view" ? sql`('node', 'connection', 'property_value')` : sql`('property_value')`;
-  const mine = sql`((e.kind = ${subject.kind} and e.object_id = ${input.id}) or (e.owner_id = ${input.id} and e.kind in ${owned}))`;
+  // An element's, relationship's or view's own entries have no owner: saying so lets the object index serve them (it
+  // leaves out the creations of owned objects, found by the owner index; migration 0033).
+  const mine = sql`((e.kind = ${subject.kind} and e.object_id = ${input.id} and e.owner_id is null) or (e.owner_id = ${input.id} and e.kind in ${owned}))`;
   const older = input.before ? sql`and e.revision < ${input.before}` : sql``;
   // One statement: the page's revisions (both indexes, newest first), their groups, and each group's entries of
   // this object and what it owns, aggregated per group (a round trip per page, not one per step).
@@ -62,13 +65,14 @@ async function objectHistory(ctx: RequestContext, subject: Subject, input: Histo
     sql`with r as (
           select revision from (
             select e.revision from change_entries e
-            where e.workspace_id = ${ws} and e.kind = ${subject.kind} and e.object_id = ${input.id} ${older}
+            where e.workspace_id = ${ws} and e.kind = ${subject.kind} and e.object_id = ${input.id} and e.owner_id is null
+              ${older}
             union
             select e.revision from change_entries e
             where e.workspace_id = ${ws} and e.owner_id = ${input.id} and e.kind in ${owned} ${older}
           ) r order by revision desc limit ${pageLimit(limit)})
         select ${groupColumns},
-          (select json_agg(json_build_array(e.kind, e.object_id, e.op, e.before, e.after) order by e.seq)
+          (select json_agg(json_build_array(e.kind, e.object_id, e.op, e.before, ${entryAfter("e")}) order by e.seq)
            from change_entries e where e.workspace_id = g.workspace_id and e.revision = g.revision and ${mine}) as entries
         from r join change_groups g on g.workspace_id = ${ws} and g.revision = r.revision
         order by g.revision desc`,

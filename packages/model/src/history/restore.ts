@@ -24,7 +24,7 @@ export async function restoreVersion({ ctx, input }: Verb<{ version: string }>):
     await insertVersion(
       ctx,
       ws,
-      { name: `Before restore of '${version.name}'`, automatic: true, revision: change.revision - 1 },
+      { name: `Before restore of '${version.name}'`, automatic: true, revision: (await change.revision) - 1 },
       tx,
     );
     const states = await statesAfter(ctx.database, ws, version.revision, undefined, tx);

@@ -43,7 +43,7 @@ export async function revertChange({ ctx, input }: Verb<{ revision: number }>): 
     const keys = JSON.stringify(rows.map((r) => `${r.kind}:${r.object_id}`));
     const later = await ctx.database.rows<{ kind: string; object_id: string; revisions: (string | number)[] }>(
       sql`select kind, object_id, array_agg(distinct revision order by revision) as revisions from change_entries
-          where workspace_id = ${ws} and revision > ${input.revision} and revision < ${change.revision}
+          where workspace_id = ${ws} and revision > ${input.revision} and revision < ${await change.revision}
             and kind || ':' || object_id in (select json_array_elements_text(${keys}::json))
           group by kind, object_id order by kind, object_id`,
       tx,

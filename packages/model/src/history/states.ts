@@ -6,7 +6,7 @@ import { asRow, type Kind, objectKey, type Row } from "./tables.ts";
 export type ObjectState = { kind: Kind; objectId: string; row: Row | null };
 
 /** Which objects a reader wants: all, one object (with what it owns: property values, folder entry, a view's content). */
-export type StateFilter = { kind: Kind; objectId: string } | undefined;
+export type StateFilter = { kind: "element" | "relationship" | "view"; objectId: string } | undefined;
 
 /**
  * The state at `revision` of every object the log shows touched after it: the `before` of its first entry after the
@@ -20,7 +20,8 @@ export async function statesAfter(
   on?: DbOrTx,
 ): Promise<Map<string, ObjectState>> {
   const only: SQL = filter
-    ? sql`and ((kind = ${filter.kind} and object_id = ${filter.objectId}) or owner_id = ${filter.objectId})`
+    ? // The object's own entries have no owner (an element, relationship or view): said for the object index (0033).
+      sql`and ((kind = ${filter.kind} and object_id = ${filter.objectId} and owner_id is null) or owner_id = ${filter.objectId})`
     : sql``;
   const rows = await database.rows<{ kind: Kind; object_id: string; before: unknown }>(
     sql`select distinct on (kind, object_id) kind, object_id, before from change_entries

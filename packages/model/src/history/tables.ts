@@ -32,6 +32,17 @@ export const KIND_TABLES: Record<RowKind, { table: string; key: string[] }> = {
 
 export const isRowKind = (kind: string): kind is RowKind => kind in KIND_TABLES;
 
+/**
+ * An entry's state after its change, as every reader of the log reads it (migration 0031's ams_entry_after): entries
+ * store only the row before (an undo log); the state after is the object's next entry's `before`, else its current
+ * row (NULL after a deletion, and where retention dropped the detail). `alias` names a change_entries row in scope.
+ */
+export const entryAfter = (alias: string) =>
+  sql.raw(
+    `ams_entry_after(${alias}.workspace_id, ${alias}.revision, ${alias}.seq, ${alias}.kind, ${alias}.object_id, ` +
+      `${alias}.op, ${alias}.after)`,
+  );
+
 /** The log's key of an object: "kind:object_id". */
 export const objectKey = (kind: string, objectId: string) => `${kind}:${objectId}`;
 
@@ -61,7 +72,13 @@ export async function columnsOf(database: Database, table: string, on?: DbOrTx):
   return columns;
 }
 
-/** The current rows of the given objects of one kind, by object id (as the log would store them). */
+/**
+ * The current rows of the given objects of one kind, by object id (as the log would store them). The ids are one
+ * array computed once and joined on the primary key. Written as `id in (select json_array_elements_text(..))` the
+ * planner may parse the JSON once per row of the workspace, and as `id = any(..)` compare each row with every id,
+ * where the workspace's rows are newer than the table's statistics (a fresh draft, estimated at one row): 2 s and
+ * 0.15 s for 1,000 ids of a 20k model's draft; joined, the worst plan is one hash join over the workspace (13 ms).
+ */
 export async function currentRows(
   database: Database,
   ws: string,
@@ -78,14 +95,15 @@ export async function currentRows(
     return out;
   }
   const { table } = KIND_TABLES[kind];
-  const match =
-    kind === "property_value"
-      ? sql`t.owner_id || '/' || t.ord in (select json_array_elements_text(${ids}::json))
-            and t.owner_id in (select split_part(json_array_elements_text(${ids}::json), '/', 1))`
-      : sql`t.id in (select json_array_elements_text(${ids}::json))`;
   const rows = await database.rows<{ j: unknown }>(
-    sql`select to_jsonb(t) - 'workspace_id' - 'revision' as j from ${sql.raw(table)} t
-        where t.workspace_id = ${ws} and ${match}`,
+    kind === "property_value"
+      ? sql`select to_jsonb(t) - 'workspace_id' - 'revision' as j from ${sql.raw(table)} t
+            where t.workspace_id = ${ws}
+              and t.owner_id || '/' || t.ord = any(array(select json_array_elements_text(${ids}::json)))
+              and t.owner_id = any(array(select split_part(json_array_elements_text(${ids}::json), '/', 1)))`
+      : sql`select to_jsonb(t) - 'workspace_id' - 'revision' as j
+            from unnest(array(select json_array_elements_text(${ids}::json))) i(id)
+            join ${sql.raw(table)} t on t.workspace_id = ${ws} and t.id = i.id`,
     on,
   );
   for (const { j } of rows) {

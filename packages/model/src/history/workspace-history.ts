@@ -3,6 +3,7 @@ import { requireCapability, type Verb } from "../context.ts";
 import { inWorkspace } from "../workspaces/verbs.ts";
 import { type GroupRow, groupColumns, pageLimit, pageOf, toHeader } from "./read-groups.ts";
 import type { ChangeKind, WorkspaceHistoryPage, WorkspaceHistoryQuery } from "./read-schemas.ts";
+import { entryAfter } from "./tables.ts";
 
 /**
  * Objects listed per change of the workspace's history (an import touches every row of the model); the same number
@@ -35,7 +36,8 @@ export async function getWorkspaceHistory({
           case when g.objects is null
                  or g.revision <= (select w.history_compacted_through from workspaces w where w.id = ${ws})
             then (select jsonb_agg(jsonb_build_array(e.kind, e.object_id, e.op, ${objectName}) order by e.seq)
-                  from (select * from change_entries e
+                  from (select e.workspace_id, e.seq, e.kind, e.object_id, e.op, e.before, ${entryAfter("e")} as after
+                        from change_entries e
                         where e.workspace_id = g.workspace_id and e.revision = g.revision
                         order by e.seq limit ${OBJECTS_SHOWN}) e)
           when jsonb_path_exists(g.objects, 'strict $[*] ? (@[3] == null)')
@@ -59,7 +61,8 @@ export async function getWorkspaceHistory({
 }
 
 /**
- * An entry's object as a person names it: its name or label (after the change, else before it); a node or
+ * An entry's object as a person names it: its name or label (after the change, else before it; `e.after` is the
+ * state after as entryAfter reads it); a node or
  * connection by what it shows, a property value by its definition (current names, looked up by key).
  */
 const objectName = sql`coalesce(

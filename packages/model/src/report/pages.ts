@@ -1,8 +1,17 @@
-import type { FolderRow, RelationshipRow, ViewRow } from "../exchange/document.ts";
+import type { FolderRow } from "../exchange/document.ts";
 import { escapeXml } from "../render/escape.ts";
 import { renderViewSvg } from "../render/render-view.ts";
 import { REPORT_CSS, REPORT_JS, REPORT_PAGE_JS } from "./assets.ts";
-import { fileOf, type ReportKind, type ReportModel, viewInputOf } from "./report-model.ts";
+import {
+  fileOf,
+  type ReportDetail,
+  type ReportIndex,
+  type ReportKind,
+  type ReportModel,
+  type ReportRelationship,
+  type ReportView,
+  viewInputOf,
+} from "./report-model.ts";
 
 /** Whether escapeXml would change the text (markup characters, controls, surrogates, U+FFFE/U+FFFF): most have none. */
 function needsEscape(value: string): boolean {
@@ -60,7 +69,7 @@ function propertiesTable(rm: ReportModel, key: string): string {
   return `<section><h2>Properties</h2><table><thead><tr><th scope="col">Name</th><th scope="col">Value</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
-function conceptLink(rm: ReportModel, id: string): string {
+function conceptLink(rm: ReportIndex, id: string): string {
   const e = rm.elements.get(id);
   if (e)
     return `<a href="${pageOf("elements", id)}">${h(nameOf(e.name, e.type))}</a> <span class="type">${h(e.type)}</span>`;
@@ -70,7 +79,7 @@ function conceptLink(rm: ReportModel, id: string): string {
   return `<span class="missing">${h(id)}</span>`;
 }
 
-function relationshipRows(rm: ReportModel, list: RelationshipRow[] | undefined, end: "sourceId" | "targetId") {
+function relationshipRows(rm: ReportIndex, list: ReportRelationship[] | undefined, end: "sourceId" | "targetId") {
   if (!list?.length) return "<p>None.</p>";
   const rows = list
     .map(
@@ -82,7 +91,7 @@ function relationshipRows(rm: ReportModel, list: RelationshipRow[] | undefined, 
   return `<table><thead><tr><th scope="col">Relationship</th><th scope="col">Type</th><th scope="col">${other}</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function viewList(views: ViewRow[] | undefined): string {
+function viewList(views: ReportView[] | undefined): string {
   if (!views?.length) return "<p>In no view.</p>";
   return `<ul>${views.map((v) => `<li><a href="${pageOf("views", v.id)}">${h(nameOf(v.name, "(unnamed view)"))}</a></li>`).join("")}</ul>`;
 }
@@ -93,7 +102,7 @@ export function elementPage(rm: ReportModel, id: string): string | null {
   const name = nameOf(e.name, "(unnamed)");
   const body =
     `<p class="kind">${h(e.type)}</p><h1>${h(name)}</h1>` +
-    documentation(e.documentation) +
+    documentation(rm.documentation.get(`element:${id}`)) +
     propertiesTable(rm, `element:${id}`) +
     `<section><h2>Relationships</h2><h3>Outgoing</h3>${relationshipRows(rm, rm.outgoing.get(id), "targetId")}` +
     `<h3>Incoming</h3>${relationshipRows(rm, rm.incoming.get(id), "sourceId")}</section>` +
@@ -108,7 +117,7 @@ export function relationshipPage(rm: ReportModel, id: string): string | null {
   const body =
     `<p class="kind">${h(r.type)}</p><h1>${h(name)}</h1>` +
     `<dl><dt>Source</dt><dd>${conceptLink(rm, r.sourceId)}</dd><dt>Target</dt><dd>${conceptLink(rm, r.targetId)}</dd></dl>` +
-    documentation(r.documentation) +
+    documentation(rm.documentation.get(`relationship:${id}`)) +
     propertiesTable(rm, `relationship:${id}`) +
     `<section><h2>Appears in views</h2>${viewList(rm.appearsIn.get(id))}</section>`;
   return shell({ title: name, depth: 1, route: `#/relationships/${encodeURIComponent(id)}`, body });
@@ -144,7 +153,7 @@ export function viewPage(rm: ReportModel, id: string): string | null {
   const list = [...inView].map((e) => `<li>${conceptLink(rm, e)}</li>`).join("");
   const body =
     `<p class="kind">View${v.viewpoint ? ` · ${h(v.viewpoint)}` : ""}</p><h1>${h(name)}</h1>` +
-    documentation(v.documentation) +
+    documentation(rm.documentation.get(`view:${id}`)) +
     `<div class="diagram">${svg}</div>` +
     propertiesTable(rm, `view:${id}`) +
     `<section><h2>Elements in this view</h2>${list ? `<ul>${list}</ul>` : "<p>None.</p>"}</section>`;
@@ -153,11 +162,12 @@ export function viewPage(rm: ReportModel, id: string): string | null {
 
 /** The model's own page: the first one the report shows. */
 export function modelPage(rm: ReportModel): string {
-  const views = rm.doc.views;
+  const views = [...rm.views.values()];
   const body =
     `<p class="kind">Model</p><h1>${h(rm.name)}</h1>` +
-    documentation(rm.doc.model.documentation) +
-    propertiesTable(rm, "model:model") +
+    documentation(rm.model.documentation) +
+    // The model's own properties: owner kind "model", no owner id (as the import and the API store them).
+    propertiesTable(rm, "model:") +
     `<section><h2>Contents</h2><p>${rm.elements.size} elements, ${rm.relationships.size} relationships, ${views.length} views.</p></section>` +
     `<section><h2>Views</h2>${viewList(views).replaceAll("../views/", "views/")}</section>`;
   return shell({ title: rm.name, depth: 0, body });
@@ -165,7 +175,7 @@ export function modelPage(rm: ReportModel): string {
 
 type TreeItem = { label: string; kind: ReportKind; id: string; type: string };
 
-function leafOf(rm: ReportModel, id: string): TreeItem | null {
+function leafOf(rm: ReportIndex, id: string): TreeItem | null {
   const e = rm.elements.get(id);
   if (e) return { label: nameOf(e.name, "(unnamed)"), kind: "elements", id, type: e.type };
   const r = rm.relationships.get(id);
@@ -179,7 +189,7 @@ const leafHtml = (t: TreeItem) =>
   `<li><a href="#/${t.kind}/${h(encodeURIComponent(t.id))}" data-type="${h(t.type)}">${h(t.label)}</a></li>`;
 
 /** The model tree: the model's folders as they are, then what no folder holds, by kind. */
-function treeHtml(rm: ReportModel): string {
+function treeHtml(rm: ReportIndex): string {
   const children = new Map<number | null, FolderRow[]>();
   for (const f of rm.folders) {
     const key = f.parentId ?? null;
@@ -215,10 +225,10 @@ function treeHtml(rm: ReportModel): string {
     for (const t of items) out.push(leafHtml(t));
     out.push("</ul></details></li>");
   };
-  const unplaced = <T extends { id: string }>(list: T[]) => list.filter((x) => !placed.has(x.id));
+  const unplaced = <T extends { id: string }>(list: Iterable<T>) => [...list].filter((x) => !placed.has(x.id));
   rest(
     "Elements",
-    unplaced(rm.doc.elements).map((e) => ({
+    unplaced(rm.elements.values()).map((e) => ({
       label: nameOf(e.name, "(unnamed)"),
       kind: "elements",
       id: e.id,
@@ -227,7 +237,7 @@ function treeHtml(rm: ReportModel): string {
   );
   rest(
     "Relationships",
-    unplaced(rm.doc.relationships).map((r) => ({
+    unplaced(rm.relationships.values()).map((r) => ({
       label: nameOf(r.name, r.type),
       kind: "relationships",
       id: r.id,
@@ -236,7 +246,7 @@ function treeHtml(rm: ReportModel): string {
   );
   rest(
     "Views",
-    unplaced(rm.doc.views).map((v) => ({
+    unplaced(rm.views.values()).map((v) => ({
       label: nameOf(v.name, "(unnamed view)"),
       kind: "views",
       id: v.id,
@@ -247,7 +257,7 @@ function treeHtml(rm: ReportModel): string {
 }
 
 /** The report's frame: the model tree and the search beside the content frame that shows one page at a time. */
-export function indexPage(rm: ReportModel): string {
+export function indexPage(rm: ReportIndex): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${h(rm.name)}</title><link rel="stylesheet" href="report.css"></head><body class="report">` +
@@ -260,11 +270,11 @@ export function indexPage(rm: ReportModel): string {
 }
 
 /** The search index as a script (a page opened from file:// may not fetch a JSON file): id, kind, name, type. */
-export function searchIndexJs(rm: ReportModel): string {
+export function searchIndexJs(rm: ReportIndex): string {
   const items: [string, string, string, string][] = [];
-  for (const e of rm.doc.elements) items.push([e.id, "elements", nameOf(e.name, "(unnamed)"), e.type]);
-  for (const r of rm.doc.relationships) items.push([r.id, "relationships", nameOf(r.name, r.type), r.type]);
-  for (const v of rm.doc.views) items.push([v.id, "views", nameOf(v.name, "(unnamed view)"), "View"]);
+  for (const e of rm.elements.values()) items.push([e.id, "elements", nameOf(e.name, "(unnamed)"), e.type]);
+  for (const r of rm.relationships.values()) items.push([r.id, "relationships", nameOf(r.name, r.type), r.type]);
+  for (const v of rm.views.values()) items.push([v.id, "views", nameOf(v.name, "(unnamed view)"), "View"]);
   // JSON in a script: "<" written as \u003c so no name can close the script or open a comment.
   return `window.REPORT_INDEX=${JSON.stringify(items)
     .replace(/</g, "\\u003c")
@@ -303,22 +313,51 @@ function idOfFile(file: string): string | null {
   return fileOf(id) === file ? id : null;
 }
 
-/** Every file of the report, one at a time (the ZIP asks for the next when it has written the last). */
-export function* reportEntries(rm: ReportModel): Generator<{ name: string; body: string }> {
+/** The pages a ReportDetail is asked for at once: the model's own (its properties), or some views, elements or relationships. */
+export type ReportChunk = { kind: "model" } | { kind: ReportKind; ids: string[] };
+
+/** How many pages of each kind share one read of their detail (a view's detail is its whole diagram). */
+export const CHUNK_SIZE: Record<ReportKind, number> = { views: 25, elements: 1000, relationships: 2000 };
+
+/**
+ * Every file of the report, one at a time (the ZIP asks for the next when it has written the last), in the model's
+ * order. `detailOf` answers the detail of each chunk of pages: from a whole document the same detail every time,
+ * streamed a read per chunk, so memory holds the index and one chunk's detail.
+ */
+export async function* reportEntries(
+  index: ReportIndex,
+  detailOf: (chunk: ReportChunk) => ReportDetail | Promise<ReportDetail>,
+  chunkSize: Record<ReportKind, number> = CHUNK_SIZE,
+): AsyncGenerator<{ name: string; body: string }> {
+  const rm: ReportModel = { ...index, ...(await detailOf({ kind: "model" })) };
   for (const name of ["index.html", "model.html", "report.css", "report.js", "report-page.js", "search-index.js"]) {
     const file = reportFile(rm, name);
     if (file) yield { name, body: file.body };
   }
-  for (const v of rm.doc.views) {
-    const body = viewPage(rm, v.id);
-    if (body) yield { name: `views/${fileOf(v.id)}.html`, body };
+  const pages: [ReportKind, Iterable<string>, (rm: ReportModel, id: string) => string | null][] = [
+    ["views", index.views.keys(), viewPage],
+    ["elements", index.elements.keys(), elementPage],
+    ["relationships", index.relationships.keys(), relationshipPage],
+  ];
+  for (const [kind, ids, page] of pages) {
+    for (const chunk of chunksOf(ids, chunkSize[kind])) {
+      const rm: ReportModel = { ...index, ...(await detailOf({ kind, ids: chunk })) };
+      for (const id of chunk) {
+        const body = page(rm, id);
+        if (body) yield { name: `${kind}/${fileOf(id)}.html`, body };
+      }
+    }
   }
-  for (const e of rm.doc.elements) {
-    const body = elementPage(rm, e.id);
-    if (body) yield { name: `elements/${fileOf(e.id)}.html`, body };
+}
+
+function* chunksOf<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let chunk: T[] = [];
+  for (const item of items) {
+    chunk.push(item);
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
   }
-  for (const r of rm.doc.relationships) {
-    const body = relationshipPage(rm, r.id);
-    if (body) yield { name: `relationships/${fileOf(r.id)}.html`, body };
-  }
+  if (chunk.length > 0) yield chunk;
 }

@@ -6,12 +6,14 @@ import { crc32, deflateRawSync } from "node:zlib";
  * a file) is kept until the end. archiver spent about 1.7 ms a file on its per-entry streams: 2.3 s for ArchiMetal's
  * 1,400 pages against 0.2 s to build them. More than 65,535 files get the ZIP64 end records (a 100k model's report).
  */
-export function* zipEntries(entries: Iterable<{ name: string; body: string }>): Generator<Buffer> {
+export async function* zipEntries(
+  entries: AsyncIterable<{ name: string; body: string }> | Iterable<{ name: string; body: string }>,
+): AsyncGenerator<Buffer> {
   const central: Buffer[] = [];
   let offset = 0;
   let count = 0;
   const { time, date } = dosTime(new Date());
-  for (const entry of entries) {
+  for await (const entry of entries) {
     const name = Buffer.from(entry.name, "utf8");
     // The page's text goes to zlib as it is (no UTF-8 copy of it kept). Level 1: a third of level 6's time on these
     // pages for a ZIP about a tenth larger.
@@ -45,7 +47,13 @@ export function* zipEntries(entries: Iterable<{ name: string; body: string }>): 
     header.writeUInt16LE(name.length, 28);
     header.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
     header.writeUInt32LE(offset, 42);
-    central.push(header, name);
+    // Kept until the end, so copied into a buffer of its own: `name` is a slice of Node's shared 8 KB pool, and
+    // holding it would hold the whole slab with the page bytes allocated beside it (21 KB a file, 640 MB for the 10k
+    // model's 30,000 files).
+    const entryDirectory = Buffer.allocUnsafeSlow(header.length + name.length);
+    header.copy(entryDirectory, 0);
+    name.copy(entryDirectory, header.length);
+    central.push(entryDirectory);
     yield Buffer.concat([local, name, packed]);
     offset += local.length + name.length + packed.length;
     count++;

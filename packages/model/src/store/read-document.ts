@@ -1,6 +1,7 @@
 import type { Database, DbOrTx, ModelInfo } from "@ams/db";
 import { sql } from "drizzle-orm";
 import type { ModelDocument } from "../exchange/document.ts";
+import { readModelRest } from "./read-pieces.ts";
 
 /**
  * The whole model of a workspace, read with one statement per table and no per-row mapping. Elements, relationships,
@@ -10,7 +11,7 @@ import type { ModelDocument } from "../exchange/document.ts";
  */
 export async function readModel(database: Database, ws: string, on?: DbOrTx): Promise<ModelDocument> {
   const q = <T>(query: ReturnType<typeof sql>) => database.rows<T>(query, on);
-  const [[info], propertyDefinitions, elements, relationships, views, nodes, connections, properties, folders] =
+  const [[info], propertyDefinitions, elements, relationships, { views, nodes, connections }, properties, folders] =
     await Promise.all([
       q<{ model: ModelInfo; name: string }>(sql`select model, name from workspaces where id = ${ws}`),
       q<ModelDocument["propertyDefinitions"][number]>(
@@ -24,19 +25,7 @@ export async function readModel(database: Database, ws: string, on?: DbOrTx): Pr
             access_type as "accessType", influence_strength as "influenceStrength", i18n
           from relationships where workspace_id = ${ws} order by ord`,
       ),
-      q<ModelDocument["views"][number]>(
-        sql`select id, ord, name, viewpoint, documentation, i18n from views where workspace_id = ${ws} order by ord`,
-      ),
-      q<ModelDocument["nodes"][number]>(
-        sql`select n.id, n.view_id as "viewId", n.parent_id as "parentId", n.ord, n.kind, n.element_id as "elementId",
-            n.x, n.y, n.w, n.h, n.label, n.documentation, n.i18n, n.style
-          from view_nodes n where n.workspace_id = ${ws} order by n.view_id, n.ord`,
-      ),
-      q<ModelDocument["connections"][number]>(
-        sql`select c.id, c.view_id as "viewId", c.ord, c.kind, c.relationship_id as "relationshipId", c.source_id as "sourceId",
-            c.target_id as "targetId", c.bendpoints, c.label, c.documentation, c.i18n, c.style
-          from connections c where c.workspace_id = ${ws} order by c.view_id, c.ord`,
-      ),
+      readModelRest(database, ws, on),
       q<ModelDocument["properties"][number]>(
         sql`select owner_kind as "ownerKind", owner_id as "ownerId", ord, definition_id as "definitionId", value, i18n
           from property_values where workspace_id = ${ws} order by owner_kind, owner_id, ord`,

@@ -24,9 +24,9 @@ export async function createWorkspaceFromXml({
   const { xml, activate = true, ...workspace } = input;
   const { document, warnings } = parseExchange(xml);
   const { database } = ctx;
-  const { row, revision } = await database.db.transaction(async (tx) => {
+  const { row, revision, changes } = await database.db.transaction(async (tx) => {
     const created = await insertWorkspace(database, tx, org, workspace);
-    const { closed } = await recordClosedChange(
+    const { out, closed } = await recordClosedChange(
       database,
       tx,
       created.id,
@@ -35,9 +35,9 @@ export async function createWorkspaceFromXml({
       (t) => replaceModel(database, t, created.id, document),
     );
     if (activate) await selectWorkspace(database, ctx.userId, org, created.id, tx);
-    return { row: created, revision: closed.revision };
+    return { row: created, revision: closed.revision, changes: out };
   });
-  await refreshPlannerStatistics(database, document);
+  await refreshPlannerStatistics(database, changes);
   const imported: ImportResult = {
     elements: document.elements.length,
     relationships: document.relationships.length,

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
-import { serializeExchange } from "../exchange/serialize.ts";
+import { ExchangeWriter, referencedByFolders, serializeExchange } from "../exchange/serialize.ts";
 import { documentAtVersion } from "../history/model-at.ts";
 import { readModel } from "../store/read-document.ts";
+import { elementPieces, readModelHead, readModelRest, relationshipPieces } from "../store/read-pieces.ts";
 
 export const ExportQuery = z.strictObject({
   version: z.string().max(100).optional().describe("A version's id: the model as it was at that version"),
@@ -27,10 +28,135 @@ export async function exportModel({
   ctx,
   input,
 }: Verb<ExportQuery | undefined>): Promise<{ xml: string; fileName: string }> {
-  const { doc, version } = await exportDocument(ctx, input);
-  const name = `${doc.model.name ?? "model"}${version ? ` (${version.name})` : ""}`;
-  return { xml: serializeExchange(doc), fileName: `${fileNameOf(name)}.xml` };
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  if (input?.version) {
+    const { doc, version } = await documentAtVersion(ctx, ws, input.version);
+    return { xml: serializeExchange(doc), fileName: xmlFileName(doc.model.name, version) };
+  }
+  const parts: string[] = [];
+  let fileName = "";
+  await writeCurrentModel(
+    ctx,
+    ws,
+    (name) => {
+      fileName = xmlFileName(name, null);
+    },
+    async (text) => {
+      parts.push(text);
+    },
+  );
+  return { xml: parts.join(""), fileName };
 }
+
+/**
+ * exportModel's document as a stream of its UTF-8 bytes (GET /api/export): the current model is read in pieces and
+ * each piece written out as it is read, so neither the model nor the document is held whole while the client keeps
+ * up (a past version is rebuilt whole from the change log, then streamed). The reads never wait for the client: their
+ * snapshot's transaction ends as soon as the model is read, as before (a pooled connection, or PGlite's only one, is
+ * not held for a slow download), and what a slow client has not taken yet waits in memory as bytes. A client that
+ * goes away stops the reads. A refusal or a failure before the first piece is an error answer; one after it cuts
+ * the stream.
+ */
+export async function exportModelStream({
+  ctx,
+  input,
+}: Verb<ExportQuery | undefined>): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  if (input?.version) {
+    const { xml, fileName } = await exportModel({ ctx, input });
+    return { fileName, body: new Blob([xml]).stream() };
+  }
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+    cancel: () => {
+      cancelled = true;
+    },
+  });
+  let named: (fileName: string) => void = () => {};
+  const fileName = new Promise<string>((resolve) => {
+    named = resolve;
+  });
+  const written = writeCurrentModel(
+    ctx,
+    ws,
+    (name) => named(xmlFileName(name, null)),
+    async (text) => {
+      if (cancelled) throw new ExportCancelled();
+      controller.enqueue(encoder.encode(text));
+    },
+  );
+  written.then(
+    () => {
+      if (!cancelled) controller.close();
+    },
+    (err) => {
+      if (!cancelled) controller.error(err);
+    },
+  );
+  // A failure before the name is known (the first read) rejects here: an error answer, not a cut stream.
+  return { fileName: await Promise.race([fileName, written.then(() => fileName)]), body };
+}
+
+class ExportCancelled extends Error {
+  constructor() {
+    super("the export's reader went away");
+  }
+}
+
+/**
+ * Reads the current model in one repeatable-read snapshot, in pieces, and writes it as it reads: `named` gets the
+ * model's name once it is read (before the first piece), `emit` each written piece in order (its promise holds the
+ * reads back).
+ */
+async function writeCurrentModel(
+  ctx: RequestContext,
+  ws: string,
+  named: (modelName: string | undefined) => void,
+  emit: (text: string) => Promise<void>,
+): Promise<void> {
+  const database = ctx.database;
+  await database.db.transaction(
+    async (tx) => {
+      const head = await readModelHead(database, ws, tx);
+      named(head.model.name);
+      const w = new ExchangeWriter();
+      w.header(head.model, head.props.get("model\u0000"));
+      // Folder references to nothing are dropped: the ids they name are looked for as the lists go by.
+      const missing = referencedByFolders(head.folders, head.model);
+      for await (const piece of elementPieces(database, ws, tx, head)) {
+        w.elements(piece.rows, piece.props);
+        if (missing.size > 0) for (const row of piece.rows) missing.delete(row.id);
+        await emit(w.take());
+      }
+      for await (const piece of relationshipPieces(database, ws, tx, head)) {
+        w.relationships(piece.rows, piece.props);
+        if (missing.size > 0) for (const row of piece.rows) missing.delete(row.id);
+        await emit(w.take());
+      }
+      const rest = await readModelRest(database, ws, tx);
+      for (const rows of [rest.views, head.propertyDefinitions, rest.nodes, rest.connections]) {
+        if (missing.size === 0) break;
+        for (const row of rows) missing.delete(row.id);
+      }
+      w.organizations(head.folders, missing);
+      w.propertyDefinitions(head.propertyDefinitions);
+      w.views(rest.views, rest.nodes, rest.connections, head.props);
+      w.end();
+      await emit(w.take());
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+const xmlFileName = (modelName: string | undefined, version: { name: string } | null) =>
+  `${fileNameOf(`${modelName ?? "model"}${version ? ` (${version.name})` : ""}`)}.xml`;
 
 /** A name safe for Content-Disposition and ZIP entries on every platform. */
 export function fileNameOf(name: string): string {

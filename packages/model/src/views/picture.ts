@@ -1,8 +1,11 @@
+import type { Database } from "@ams/db";
 import { AppError, invalid } from "@ams/shared";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { computeHeat, parsePalette } from "../analysis/heatmap.ts";
-import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { renderInputAtVersion } from "../history/model-at.ts";
+import { PictureMemory } from "../render/png/picture-memory.ts";
 import { MAX_PNG_PIXELS, rasterizeSvg } from "../render/png/rasterize.ts";
 import { renderViewSvg } from "../render/render-view.ts";
 import { summarizePicture, type ViewPictureSummary } from "./picture-summary.ts";
@@ -81,6 +84,11 @@ export async function renderViewImage({
   const palette = parsePalette(input.palette);
   if (input.color_by && input.version) throw invalid("color_by", "a heatmap colours the current view, not a version");
   if (palette && !input.color_by) throw invalid("palette", "a palette needs color_by");
+  // The current view, plain or as a heatmap, is remembered per workspace revision (read before the view, so that what
+  // is remembered is never older than its key says; a heatmap's values are the workspace's content too).
+  const key = input.version ? undefined : await pictureKey(ctx.database, ws, input, !!ctx.resolveIcon);
+  const known = key === undefined ? undefined : pictures.get(key);
+  if (known?.icons.every(([value, was]) => iconText(ctx.resolveIcon?.(value)) === was)) return known.image;
   // The heatmap's values are read while the view is.
   const heating = input.color_by ? computeHeat(ctx, ws, input.id, input.color_by, palette) : undefined;
   heating?.catch(() => {});
@@ -92,9 +100,65 @@ export async function renderViewImage({
     input.summary && !input.version ? summarizePicture(ctx.database, ws, data, input.id) : Promise.resolve(undefined);
   pending.catch(() => {});
   const heat = await heating;
-  const svg = renderViewSvg(data, { resolveIcon: ctx.resolveIcon, heat });
-  const image = await imageOfSvg(svg, input);
-  return { ...image, summary: await pending };
+  // Plugin icons are enabled and disabled outside the workspace's revisions: every icon value the drawing resolved is
+  // resolved again before a remembered picture is answered, and any other answer draws the view anew.
+  const icons = new Map<string, string>();
+  const resolveIcon =
+    ctx.resolveIcon &&
+    ((value: string) => {
+      const icon = ctx.resolveIcon?.(value);
+      icons.set(value, iconText(icon));
+      return icon;
+    });
+  const svg = renderViewSvg(data, { resolveIcon, heat });
+  const image: ViewImage = { ...(await imageOfSvg(svg, input)), summary: await pending };
+  if (key !== undefined) {
+    const bytes = typeof image.data === "string" ? 2 * image.data.length : image.data.byteLength;
+    pictures.set(key, { image, icons: [...icons] }, bytes);
+  }
+  return image;
+}
+
+/**
+ * Pictures of current views, by workspace revision, view and what was asked: an assistant looks at a view again and
+ * again, and an unchanged view is answered without reading its rows, laying it out or hashing its SVG. Any change to
+ * the workspace's content moves its revision (packages/model's change groups), so nothing stale is answered; a change
+ * elsewhere in the workspace draws the view anew only when its SVG changed (rasterizeSvg's memory keeps the PNG).
+ */
+const pictures = new PictureMemory<{ image: ViewImage; icons: [string, string][] }>(32 * 1024 * 1024, 64);
+
+const iconText = (icon: ReturnType<NonNullable<RequestContext["resolveIcon"]>>) => JSON.stringify(icon ?? null);
+
+async function pictureKey(
+  database: Database,
+  ws: string,
+  input: {
+    id: string;
+    format: string;
+    scale?: number;
+    fit?: number;
+    summary?: boolean;
+    color_by?: string;
+    palette?: string;
+  },
+  withIcons: boolean,
+): Promise<string | undefined> {
+  const [row] = await database.rows<{ revision: string | number }>(
+    sql`select revision from workspaces where id = ${ws}`,
+  );
+  if (!row) return undefined;
+  return JSON.stringify([
+    ws,
+    Number(row.revision),
+    input.id,
+    input.format,
+    input.scale ?? null,
+    input.fit ?? null,
+    !!input.summary,
+    withIcons,
+    input.color_by ?? null,
+    input.palette?.toLowerCase() ?? null,
+  ]);
 }
 
 /**

@@ -68,3 +68,22 @@ export async function selectWorkspace(
     on,
   );
 }
+
+/**
+ * 404 unless the caller's API token reaches workspace `id`: a token pinned to one workspace reaches it and its drafts
+ * (a draft the token forked, or an assistant's proposal of that workspace, is where it works), nothing else; an
+ * unpinned caller reaches what the organization shows them (getWorkspaceRow checks that).
+ */
+export async function assertPinReaches(ctx: RequestContext, id: string, on?: DbOrTx): Promise<void> {
+  const pinned = ctx.pinnedWorkspaceId;
+  if (!pinned || id === pinned) return;
+  const [draft] = UUID.test(id)
+    ? await ctx.database.rows(
+        sql`select 1 from drafts where workspace_id = ${id} and base_workspace_id = ${pinned}`,
+        on,
+      )
+    : [];
+  if (!draft) throw notFound("Workspace", id);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

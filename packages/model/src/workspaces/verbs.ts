@@ -5,6 +5,7 @@ import { type RequestContext, requireCapability, type Verb } from "../context.ts
 import { actorOf, recordChange } from "../history/change.ts";
 import { ensureSystemDefinitions } from "../properties/definitions.ts";
 import {
+  assertPinReaches,
   getWorkspaceRow,
   selectWorkspace,
   toWorkspace,
@@ -155,10 +156,17 @@ export async function deleteWorkspace({ ctx, input }: Verb<{ id: string }>): Pro
 export async function activateWorkspace({ ctx, input }: Verb<{ id: string }>): Promise<Workspace> {
   requireCapability(ctx, "model:read");
   const org = requireOrganization(ctx);
-  if (ctx.pinnedWorkspaceId && input.id !== ctx.pinnedWorkspaceId) throw notFound("Workspace", input.id);
+  await assertPinReaches(ctx, input.id);
   const row = await getWorkspaceRow(ctx, org, input.id);
-  // A pinned token already works in its one workspace: activating it must not move its owner's interactive choice.
-  if (!ctx.pinnedWorkspaceId) await selectWorkspace(ctx.database, ctx.userId, org, row.id);
+  // A pinned token works in its one workspace, or in a draft of it it activates (kept on the token): activating never
+  // moves its owner's interactive choice.
+  if (ctx.pinnedWorkspaceId) {
+    const draft = row.id === ctx.pinnedWorkspaceId ? null : row.id;
+    await ctx.database.rows(
+      sql`update api_tokens set active_draft_id = ${draft}::uuid where id = ${ctx.apiTokenId ?? null}::uuid
+            and active_draft_id is distinct from ${draft}::uuid`,
+    );
+  } else await selectWorkspace(ctx.database, ctx.userId, org, row.id);
   return toWorkspace(row, row.id);
 }
 
@@ -213,11 +221,12 @@ export async function saveModel({ ctx }: Verb): Promise<SaveResult> {
 /**
  * The context of a request on another workspace of the caller's organization, for one call: the user's active
  * choice stays as it is (an assistant working on several workspaces does not move the user's). The role is the
- * organization's, so it is unchanged; a token pinned to one workspace reaches no other ("not found", as REST).
+ * organization's, so it is unchanged; a token pinned to one workspace reaches its drafts and no other workspace
+ * ("not found", as REST).
  */
 export async function inWorkspace(ctx: RequestContext, workspaceId: string): Promise<RequestContext> {
   const org = requireOrganization(ctx);
-  if (ctx.pinnedWorkspaceId && workspaceId !== ctx.pinnedWorkspaceId) throw notFound("Workspace", workspaceId);
+  await assertPinReaches(ctx, workspaceId);
   const row = await getWorkspaceRow(ctx, org, workspaceId);
   return { ...ctx, workspaceId: row.id };
 }

@@ -156,6 +156,42 @@ describe("changes and merge", () => {
     expect((await getElement({ ctx: base, input: { id: "billing" } })).name).toBe("Billing 2027");
   });
 
+  test("resolution values are checked as a write's: not an ArchiMate type, the wrong kind, or against the table → 422", async () => {
+    const { base, inDraft } = await forked();
+    await updateElement({ ctx: inDraft, input: { id: "crm", name: "CRM (draft)", type: "ApplicationInterface" } });
+    await updateElement({ ctx: base, input: { id: "crm", name: "CRM (base)", type: "Node" } });
+    expect((await draftConflicts({ ctx: inDraft })).conflicts.map((c) => c.key)).toEqual([
+      "element:crm:name",
+      "element:crm:type",
+    ]);
+    const resolve = (name: unknown, type: unknown) =>
+      problem(
+        mergeDraft({
+          ctx: inDraft,
+          input: { resolutions: { "element:crm:name": { value: name }, "element:crm:type": { value: type } } },
+        }),
+      );
+    expect(await resolve(42, "Nonsense")).toMatchObject({
+      message: expect.stringContaining("42 is a number; name holds a string"),
+      code: "VALIDATION",
+      paths: ["resolutions.element:crm:name", "resolutions.element:crm:type"],
+    });
+    // A data object serves nothing: Billing's Serving relationship to it would break the table.
+    expect(await resolve("CRM data", "DataObject")).toMatchObject({
+      code: "VALIDATION",
+      paths: ["relationship/serves"],
+    });
+    expect((await getDraft({ ctx: inDraft })).state).toBe("open");
+    await mergeDraft({
+      ctx: inDraft,
+      input: { resolutions: { "element:crm:name": { value: "CRM 2027" }, "element:crm:type": "draft" } },
+    });
+    expect(await getElement({ ctx: base, input: { id: "crm" } })).toMatchObject({
+      name: "CRM 2027",
+      type: "ApplicationInterface",
+    });
+  });
+
   test("a relationship to an element the base deleted is a conflict; 'current' leaves it out", async () => {
     const { base, inDraft } = await forked();
     await createElement({ ctx: inDraft, input: { id: "crm2", name: "CRM 2", type: "ApplicationComponent" } });

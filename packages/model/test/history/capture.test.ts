@@ -11,17 +11,20 @@ import {
   deleteElement,
   deletePropertyDefinition,
   deleteView,
+  generateModel,
   getElement,
   importModel,
   type RequestContext,
   recordChange,
   SYSTEM_ACTOR,
+  serializeExchange,
   updateConnection,
   updateElement,
   updateNode,
   updatePropertyDefinition,
   updateRelationship,
   updateView,
+  withChange,
 } from "../../src/index.ts";
 import { currentRevision, entries, groups, ownerContext, touched } from "./support.ts";
 
@@ -169,6 +172,41 @@ describe("every write records one change group", () => {
     expect(answered.revision).toBe(before);
   });
 
+  test("one UPDATE of several rows (row-level capture, migration 0029) records each changed row once, in order", async () => {
+    const ctx = await ownerContext(database);
+    await createPropertyDefinition({ ctx, input: { id: "p", name: "P", type: "string" } });
+    for (const id of ["m1", "m2", "m3"])
+      await createElement({ ctx, input: { id, name: id === "m3" ? "Kept" : id, type: "Node", properties: { P: id } } });
+    const ws = ctx.workspaceId;
+    const raw = (summary: string, statement: ReturnType<typeof sql>) =>
+      oneGroup(ctx, () =>
+        database.db.transaction((tx) =>
+          recordChange(database, tx, ws, SYSTEM_ACTOR, summary, (t) => database.rows(statement, t)),
+        ),
+      );
+    // m3 already has the name it is set to: no entry for it.
+    const renamed = await raw(
+      "Renamed two",
+      sql`update elements set name = 'Kept' where workspace_id = ${ws} and id in ('m1', 'm2', 'm3')`,
+    );
+    expect(renamed.entries.map((e) => [e.seq, e.object_id, e.op, e.before?.name, e.after?.name])).toEqual([
+      [1, "m1", "update", "m1", "Kept"],
+      [2, "m2", "update", "m2", "Kept"],
+    ]);
+    // An id changed by UPDATE: the old object deleted, the new one created (as the statement-level pairing did).
+    const moved = await raw(
+      "Re-identified",
+      sql`update elements set id = 'm9' where workspace_id = ${ws} and id = 'm1'`,
+    );
+    expect(moved.touched).toEqual(["element create m9", "element delete m1"]);
+    // Property values (keyed by owner and position) keep the statement-level trigger: one UPDATE of two values.
+    const values = await raw(
+      "Values",
+      sql`update property_values set value = 'v' where workspace_id = ${ws} and owner_id in ('m2', 'm3')`,
+    );
+    expect(values.touched).toEqual(["property_value update m2/0", "property_value update m3/0"]);
+  });
+
   test("a refused write records nothing and leaves no gap", async () => {
     const ctx = await ownerContext(database);
     const before = await currentRevision(database, ctx.workspaceId);
@@ -178,6 +216,56 @@ describe("every write records one change group", () => {
     expect(await currentRevision(database, ctx.workspaceId)).toBe(before);
     const next = await oneGroup(ctx, () => createElement({ ctx, input: { name: "Next", type: "Node" } }));
     expect(next.group?.revision).toBe(before + 1);
+  });
+});
+
+describe("the objects a group lists", () => {
+  test("a group lists the objects and kinds its entries give, whichever capture wrote them", async () => {
+    const ctx = await ownerContext(database);
+    const ws = ctx.workspaceId ?? "";
+    const xml = serializeExchange(generateModel({ elements: 40, relationships: 30, views: 2, seed: 3 }));
+    await importModel({ ctx, input: { xml } });
+    await createElement({ ctx, input: { id: "lonely", name: "Lonely", type: "Node" } });
+    const write = (statements: ReturnType<typeof sql>[]) =>
+      database.db.transaction((tx) =>
+        recordChange(database, tx, ws, SYSTEM_ACTOR, "Raw", async (t) => {
+          for (const statement of statements) await database.rows(statement, t);
+        }),
+      );
+    const first = (table: string, n: number) =>
+      sql`update ${sql.raw(table)} set name = name || '.' where workspace_id = ${ws} and id in
+            (select id from ${sql.raw(table)} where workspace_id = ${ws} order by id limit ${n})`;
+    await updateElement({ ctx, input: { id: "e-1", name: "Renamed" } });
+    await write([sql`update elements set name = name || '!' where workspace_id = ${ws} and ord < 25`]); // beyond 20
+    await write([
+      sql`update view_nodes set x = x + 5 where workspace_id = ${ws} and id in
+                      (select id from view_nodes where workspace_id = ${ws} order by id limit 3)`,
+    ]);
+    await write([
+      sql`update connections set bendpoints = '[{"x":1,"y":2}]' where workspace_id = ${ws} and id in
+                      (select id from connections where workspace_id = ${ws} order by id limit 2)`,
+    ]);
+    await write([
+      sql`update elements set id = 'lonely-2', name = 'Moved' where workspace_id = ${ws} and id = 'lonely'`,
+    ]);
+    await write([
+      sql`update elements set documentation = 'Mixed' where workspace_id = ${ws} and id = 'e-2'`,
+      sql`insert into elements (workspace_id, id, ord, type, name) values (${ws}, 'fresh', 999, 'Node', 'Fresh')`,
+      sql`update relationships set name = 'Mixed' where workspace_id = ${ws} and id = 'r-1'`,
+    ]);
+    await write([
+      first("relationships", 19),
+      sql`update elements set id = 'lonely-3' where workspace_id = ${ws} and id = 'lonely-2'`,
+    ]);
+    const rows = await database.rows<{ revision: string; listed: boolean; same_objects: boolean; same_kinds: boolean }>(
+      sql`select g.revision, g.objects is not null as listed,
+            g.objects is not distinct from ams_change_group_objects(g.workspace_id, g.revision) as same_objects,
+            g.kinds = array(select distinct e.kind from change_entries e
+                            where e.workspace_id = g.workspace_id and e.revision = g.revision order by e.kind) as same_kinds
+          from change_groups g where g.workspace_id = ${ws} order by g.revision`,
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(9);
+    expect(rows.filter((r) => !(r.listed && r.same_objects && r.same_kinds)).map((r) => r.revision)).toEqual([]);
   });
 });
 
@@ -223,6 +311,53 @@ describe("a cascading delete is one group", () => {
   });
 });
 
+describe("an entry stores the row before; the state after is read from the log", () => {
+  test("beyond a group's first 20 entries nothing after is stored: it is the next entry's before, else the current row", async () => {
+    const ctx = await ownerContext(database);
+    const ws = ctx.workspaceId ?? "";
+    const elements = Array.from(
+      { length: 30 },
+      (_, i) => `<element identifier="i${i}" xsi:type="Node"><name xml:lang="en">I${i}</name></element>`,
+    ).join("");
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<model xmlns="http://www.opengroup.org/xsd/archimate/3.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" identifier="m">
+  <name xml:lang="en">Thirty</name><elements>${elements}</elements>
+</model>`;
+    const imported = await oneGroup(ctx, () => importModel({ ctx, input: { xml } }));
+    const creates = imported.entries.filter((e) => e.kind === "element");
+    expect(creates).toHaveLength(30);
+    // The first 20 entries (what the group's row lists) store the row after; the others the key only.
+    expect(imported.entries.filter((e) => e.seq > 20).every((e) => e.stored_after === null && e.before === null)).toBe(
+      true,
+    );
+    expect(imported.entries.filter((e) => e.seq <= 20 && e.op !== "delete").every((e) => e.stored_after !== null)).toBe(
+      true,
+    );
+    // Read as every reader reads it: the created rows.
+    expect(creates.map((e) => e.after?.name)).toEqual(Array.from({ length: 30 }, (_, i) => `I${i}`));
+
+    // One statement renaming all thirty: the entries past 20 store the row before only.
+    const raw = (summary: string, statement: ReturnType<typeof sql>) =>
+      database.db.transaction((tx) =>
+        recordChange(database, tx, ws, SYSTEM_ACTOR, summary, (t) => database.rows(statement, t)),
+      );
+    await raw("Renamed thirty", sql`update elements set name = name || ' renamed' where workspace_id = ${ws}`);
+    const renamed = await entries(database, ws, await currentRevision(database, ws));
+    const late = renamed.filter((e) => e.seq > 20);
+    expect(late.length).toBe(10);
+    expect(late.every((e) => e.stored_after === null && e.before?.name === `${e.object_id.toUpperCase()}`)).toBe(true);
+    expect(late.every((e) => e.after?.name === `${e.object_id.toUpperCase()} renamed`)).toBe(true); // current rows
+    // A later change: the earlier entry's state after is now that change's state before, not the current row.
+    const last = late.at(-1)!;
+    await updateElement({ ctx, input: { id: last.object_id, name: "Final" } });
+    const again = (await entries(database, ws, last.revision)).find((e) => e.seq === last.seq);
+    expect(again?.after?.name).toBe(`${last.object_id.toUpperCase()} renamed`);
+    // A deletion stores the whole row before, and nothing after.
+    const gone = await oneGroup(ctx, () => deleteElement({ ctx, input: { id: last.object_id } }));
+    expect(gone.entries[0]).toMatchObject({ op: "delete", before: { name: "Final" }, after: null, stored_after: null });
+  });
+});
+
 describe("no write escapes the log", () => {
   test("a raw write to workspace content without a change group is refused by the database", async () => {
     const ctx = await ownerContext(database);
@@ -238,6 +373,40 @@ describe("no write escapes the log", () => {
       /outside a change group/,
     );
     expect((await getElement({ ctx, input: { id: "kept" } })).name).toBe("Kept");
+  });
+
+  test("a refused group lets none of the statements sent with its opening write, and says why", async () => {
+    const ctx = await ownerContext(database);
+    const ws = ctx.workspaceId ?? "";
+    await createElement({ ctx, input: { id: "kept", name: "Kept", type: "Node" } });
+    const revision = await currentRevision(database, ws);
+    await database.rows(sql`update workspaces set read_only_reason = 'Closed: read-only' where id = ${ws}`);
+    // The verb's first statement goes out with the opening: a write of content is refused by the database.
+    const content = withChange(ctx, { summary: "Late" }, (tx) =>
+      database.rows(sql`update elements set name = 'Late' where workspace_id = ${ws} and id = 'kept'`, tx),
+    );
+    await expect(content).rejects.toMatchObject({ code: "CONFLICT", message: "Closed: read-only" });
+    // A write the capture does not guard, by a verb that swallows errors and answers: rolled back all the same.
+    const other = withChange(ctx, { summary: "Late" }, async (tx) => {
+      await database.rows(sql`update workspaces set name = 'Renamed' where id = ${ws}`, tx).catch(() => []);
+      return database.rows(sql`select 1`, tx).catch(() => []);
+    });
+    await expect(other).rejects.toMatchObject({ code: "CONFLICT", message: "Closed: read-only" });
+    const [row] = await database.rows<{ name: string }>(sql`select name from workspaces where id = ${ws}`);
+    expect(row?.name).not.toBe("Renamed");
+    await database.rows(sql`update workspaces set read_only_reason = null where id = ${ws}`);
+    expect((await getElement({ ctx, input: { id: "kept" } })).name).toBe("Kept");
+    expect(await currentRevision(database, ws)).toBe(revision);
+    // No such workspace: not found, whatever the verb met.
+    const gone = { ...ctx, workspaceId: "00000000-0000-0000-0000-00000000dead" };
+    await expect(
+      withChange(gone, { summary: "Nowhere" }, (tx) =>
+        database.rows(
+          sql`insert into elements (workspace_id, id, ord, type, name) values (${gone.workspaceId}, 'x', 0, 'Node', 'X')`,
+          tx,
+        ),
+      ),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   test("a group of one workspace cannot write another's content", async () => {
@@ -267,7 +436,7 @@ describe("no write escapes the log", () => {
     expect(left?.n).toBe(0);
   });
 
-  test("an import replacing the model is one group, via import, with the old rows deleted and the new created", async () => {
+  test("an import replacing the model is one group, via import, with the rows it removed, added and changed", async () => {
     const ctx = await ownerContext(database, { kind: "mcp", name: "Claude" });
     await createElement({ ctx, input: { id: "old", name: "Old", type: "Node" } });
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
@@ -279,7 +448,7 @@ describe("no write escapes the log", () => {
 </model>`;
     const imported = await oneGroup(ctx, () => importModel({ ctx, input: { xml } }));
     expect(imported.group).toMatchObject({ via_kind: "import", via_name: "Claude" });
-    expect(imported.group?.summary).toBe("Imported model 'Imported': 1 elements, 0 relationships, 0 views");
+    expect(imported.group?.summary).toBe("Imported 'Imported': 1 element added, 1 removed; model details changed");
     expect(imported.touched).toEqual(
       expect.arrayContaining(["element delete old", "element create e1", "model update " + ctx.workspaceId]),
     );

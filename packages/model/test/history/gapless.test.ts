@@ -70,7 +70,9 @@ test("32 concurrent writers x 50 writes: revisions are exactly 1..1600 and every
 
   // Every writer's 50 changes are in the log, in the order it made them, and its element carries the last one.
   const entries = await database.rows<{ revision: string; object_id: string; name: string }>(
-    sql`select e.revision::text, e.object_id, e.after->>'name' as name from change_entries e
+    sql`select e.revision::text, e.object_id,
+          ams_entry_after(e.workspace_id, e.revision, e.seq, e.kind, e.object_id, e.op, e.after)->>'name' as name
+        from change_entries e
         where e.workspace_id = ${workspaceId} order by e.revision`,
   );
   const elements = await database.rows<{ id: string; name: string; revision: string }>(

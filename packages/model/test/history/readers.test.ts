@@ -139,6 +139,13 @@ describe("diff", () => {
     const layout = diff.view_layouts[0];
     expect(layout?.nodes.removed.map((n) => n.id)).toEqual(["n-billing"]);
     expect(layout?.connections.removed.map((n) => n.id)).toEqual(["c-serves"]);
+    // Brought back after both (the undelete creates them again after `to`): still removed between the two.
+    await revertChange({ ctx, input: { revision: afterDelete } });
+    const again = await diffRevisions({ ctx, input: { from: String(start), to: String(afterDelete) } });
+    expect(again.elements.removed.map((e) => e.id)).toEqual(["billing"]);
+    expect(again.relationships.removed.map((e) => e.id)).toEqual(["serves"]);
+    expect(again.view_layouts[0]?.nodes.removed.map((n) => n.id)).toEqual(["n-billing"]);
+    expect(again.view_layouts[0]?.connections.removed.map((n) => n.id)).toEqual(["c-serves"]);
   });
 
   test("bad points: beyond the current revision 422, another workspace's version 404, garbage 422", async () => {

@@ -41,7 +41,10 @@ export type Entry = {
   owner_id: string | null;
   op: string;
   before: Record<string, unknown> | null;
+  /** The state after, as the log's readers read it (ams_entry_after). */
   after: Record<string, unknown> | null;
+  /** What the entry stores as `after` (nothing since migration 0031: the log keeps the row before only). */
+  stored_after: Record<string, unknown> | null;
 };
 
 /** The workspace's change groups, oldest first. */
@@ -56,8 +59,9 @@ export async function groups(database: TestDatabase, ws: string): Promise<Group[
 /** The entries of one revision, in order. */
 export async function entries(database: TestDatabase, ws: string, revision: number): Promise<Entry[]> {
   const rows = await database.rows<Entry>(
-    sql`select revision, seq, kind, object_id, owner_id, op, before, after from change_entries
-        where workspace_id = ${ws} and revision = ${revision} order by seq`,
+    sql`select revision, seq, kind, object_id, owner_id, op, before,
+          ams_entry_after(workspace_id, revision, seq, kind, object_id, op, after) as after, after as stored_after
+        from change_entries where workspace_id = ${ws} and revision = ${revision} order by seq`,
   );
   return rows.map((r) => ({ ...r, revision: Number(r.revision) }));
 }

@@ -50,10 +50,13 @@ type UserRow = {
  * and revoked token ids) and forgets an entry when PostgreSQL announces, at the commit that changed it, that it
  * changed (LISTEN access_changes; triggers on users and revoked_access_tokens send the NOTIFY, whoever writes).
  * While the subscription is not in place (starting, or its connection lost) nothing is remembered or believed: every
- * check reads the database; and nothing is believed longer than BELIEVED_MS. A read that raced with an announcement
- * is used once, not remembered (the epoch).
+ * check reads the database; and nothing is believed longer than BELIEVED_MS (on PostgreSQL: the embedded database's
+ * announcements come in this process, with nothing between to cut). A read that raced with an announcement is used
+ * once, not remembered (the epoch).
  */
 export function createAccessState(database: Database): AccessState {
+  // The embedded database: the announcement is handed to this process at the commit (no connection to lose).
+  const believedMs = database.kind === "pglite" ? Number.POSITIVE_INFINITY : BELIEVED_MS;
   const users = new Map<string, Kept<UserAccess | null>>();
   const revoked = new Map<string, Kept<boolean>>();
   let live = false;
@@ -87,7 +90,7 @@ export function createAccessState(database: Database): AccessState {
   const keep = <T>(map: Map<string, Kept<T>>, key: string, value: T, since: number) => {
     if (!live || epoch !== since) return;
     if (map.size >= KEPT) map.clear();
-    map.set(key, { value, until: performance.now() + BELIEVED_MS });
+    map.set(key, { value, until: performance.now() + believedMs });
   };
   const recall = <T>(map: Map<string, Kept<T>>, key: string): Kept<T> | undefined => {
     const kept = live ? map.get(key) : undefined;

@@ -2,6 +2,7 @@ import type { Database } from "@ams/db";
 import { type OrgRole, OrgRoles } from "@ams/shared";
 import { sql } from "drizzle-orm";
 import { teamIdsOf, workspaceVisible } from "../gateway/visibility.ts";
+import { accessVersionsOf } from "./access-versions.ts";
 import { looksLikeApiToken } from "./api-token-format.ts";
 import type { Principal } from "./principal.ts";
 import { sha256Hex } from "./secrets.ts";
@@ -39,19 +40,18 @@ const KEPT_TOKENS = 50_000;
  * (access_versions, raised by the triggers of migration 0022 in the transaction that revokes or changes the token,
  * the owner's account, membership, role, teams, selection or the organization's workspaces and rules) is the one
  * read with it, and until it expires. Every request reads the counter (one primary-key lookup), so a revoked token
- * or a demoted owner is refused by every replica from the commit on.
+ * or a demoted owner is refused by every replica from the commit on (on the embedded database the counter is this
+ * process's memory of it, forgotten at the commit that raises it: access-versions.ts).
  */
 export function cachedApiTokenLookup(database: Database): ApiTokenLookup {
   const kept = new Map<string, Kept>();
+  const versions = accessVersionsOf(database);
   return async (token, now) => {
     if (!looksLikeApiToken(token)) return null;
     const hash = sha256Hex(token);
     const known = kept.get(hash);
     if (known && (known.expiresMs === null || known.expiresMs > now.getTime())) {
-      const [row] = await database.rows<{ version: number | string }>(
-        sql`select version from access_versions where user_id = ${known.userId}`,
-      );
-      if ((row ? Number(row.version) : 0) === known.version) return known.principal;
+      if ((await versions.of(known.userId)) === known.version) return known.principal;
     }
     kept.delete(hash);
     const found = await readApiToken(database, hash, now);
@@ -65,7 +65,8 @@ export function cachedApiTokenLookup(database: Database): ApiTokenLookup {
 /**
  * Resolves a personal API token in one indexed query (by SHA-256, never a slow hash): the owner, the live
  * membership role in the token's organization, whether that organization is enabled, and the workspace to act on
- * (pinned, else the owner's selection inside the organization, else its first workspace).
+ * (pinned: the draft of it the token activated, else the pinned workspace; else the owner's selection inside the
+ * organization, else its first workspace).
  * Revoked or expired tokens, and tokens of a disabled owner, resolve to null.
  */
 export async function lookupApiToken(database: Database, token: string, now: Date): Promise<Principal | null> {
@@ -82,6 +83,8 @@ async function readApiToken(database: Database, hash: string, now: Date): Promis
       (select c.client_name from oauth_refresh_tokens r join oauth_clients c on c.client_id = r.client_id
         where r.api_token_id = t.id limit 1) as oauth_client_name,
       coalesce(
+        (select d.workspace_id from drafts d where d.workspace_id = t.active_draft_id
+          and d.base_workspace_id = t.workspace_id),
         t.workspace_id,
         (select w.id from workspaces w where w.id = s.workspace_id and w.organization_id = t.organization_id
           and ${seen}),

@@ -169,9 +169,11 @@ async function targetForToken(
     case "org-param":
       return params.id === grant.organizationId ? { ...own, workspaceId: null } : null;
     case "workspace-param": {
-      if (grant.pinnedWorkspaceId && params.id !== grant.pinnedWorkspaceId) return null;
       const id = idParam(params);
       const standing = await resolver.workspace(userId, id);
+      // A pinned token reaches its workspace and that workspace's drafts (a draft it forks is where it works), no other.
+      const pin = grant.pinnedWorkspaceId;
+      if (pin && id !== pin && standing?.baseWorkspaceId !== pin) return null;
       return standing?.organizationId === grant.organizationId ? { ...standing, workspaceId: id } : null;
     }
     case "body-org":

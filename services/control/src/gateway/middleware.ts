@@ -1,7 +1,9 @@
 import { AppError, mustExist, type ServiceClaims, type Via } from "@ams/shared";
 import { limitBody } from "@ams/shared/http";
 import type { Context, MiddlewareHandler } from "hono";
+import { clientIp } from "../auth/client-ip.ts";
 import type { Access, Principal } from "../auth/principal.ts";
+import { type RateWindow, requireInWindow } from "../auth/rate-window.ts";
 import type { ControlContext } from "../context.ts";
 import type { AppEnv } from "../http/app-env.ts";
 import { oauthEndpoints } from "../oauth/endpoints.ts";
@@ -17,6 +19,14 @@ import { forwardWithWorkspaceAudit } from "./workspace-audit.ts";
 /** The largest body the gateway buffers to read organization_id (the tenant's upload limit is the same). */
 export const PEEK_LIMIT_BYTES = 50 * 1024 * 1024;
 const peekLimit = limitBody(PEEK_LIMIT_BYTES);
+
+/**
+ * Share links (/s/...) answer anyone without an account, and each request makes the tenant look the token up and
+ * build a page of the model: one client address may make this many of them per window (sliding), then gets 429 with
+ * Retry-After, counted in the database like the other anonymous routes (every replica shares the window). A person
+ * browsing a shared report makes a request per page opened; a view embedded in a wiki, one per reader.
+ */
+export const SHARED_PAGES_PER_ADDRESS: RateWindow = { max: 600, windowMs: 5 * 60 * 1000 };
 
 const isGatewayPath = (path: string) =>
   path === "/api" || path.startsWith("/api/") || path === "/mcp" || path.startsWith("/mcp/") || path.startsWith("/s/");
@@ -45,6 +55,15 @@ export function createGateway(ctx: ControlContext): MiddlewareHandler<AppEnv> {
     }
     const { rule, params } = found;
     c.set("route", rule.path);
+    if (rule.path.startsWith("/s/")) {
+      await requireInWindow(
+        ctx.database.db,
+        `share:${clientIp(c, ctx.env.TRUST_PROXY_HOPS)}`,
+        SHARED_PAGES_PER_ADDRESS,
+        ctx.clock(),
+        "Too many requests for shared pages from this address; try again later",
+      );
+    }
     const principal = rule.auth === "public" ? null : await ctx.authenticate(c);
     let body: ArrayBuffer | undefined;
     let bodyOrganizationId: string | undefined;

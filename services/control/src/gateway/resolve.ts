@@ -16,6 +16,8 @@ export type Standing = {
   teamIds: string[];
   visible: boolean;
   twoFactorOk: boolean;
+  /** For a workspace that is a draft: the workspace it was forked from (null once that was deleted). */
+  baseWorkspaceId?: string | null;
 };
 export type ActiveStanding = Standing & { workspaceId: string | null };
 
@@ -30,6 +32,7 @@ type StandingRow = {
   visible?: boolean;
   workspace_id?: string | null;
   two_factor_ok: boolean;
+  base_workspace_id?: string | null;
 };
 
 /** Whether the caller meets the organization's two-factor rule (the user row is read only when there is one). */
@@ -125,7 +128,10 @@ export async function resolveOrganization(
   return row ? toStanding(row) : null;
 }
 
-/** The organization of workspace `workspaceId` and the caller's role there; null when the workspace does not exist. */
+/**
+ * The organization of workspace `workspaceId` and the caller's role there (and, for a draft, its base: a token pinned
+ * to the base reaches its drafts); null when the workspace does not exist.
+ */
 export async function resolveWorkspace(
   database: Database,
   userId: string,
@@ -136,13 +142,14 @@ export async function resolveWorkspace(
     sql`
     select w.organization_id, o.enabled, m.role, ${teamIdsOf(userId, "w.organization_id")} as team_ids,
       ${twoFactorOk(userId, "o")} as two_factor_ok,
-      ${workspaceVisible("w", userId, sql`m.role`)} as visible
+      ${workspaceVisible("w", userId, sql`m.role`)} as visible,
+      (select d.base_workspace_id from drafts d where d.workspace_id = w.id) as base_workspace_id
     from workspaces w
     join organizations o on o.id = w.organization_id
     left join memberships m on m.organization_id = w.organization_id and m.user_id = ${userId}
     where w.id = ${workspaceId}`,
   );
-  return row ? toStanding(row) : null;
+  return row ? { ...toStanding(row), baseWorkspaceId: row.base_workspace_id ?? null } : null;
 }
 
 function toStanding(row: StandingRow): Standing {

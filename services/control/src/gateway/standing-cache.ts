@@ -1,5 +1,5 @@
 import type { Database } from "@ams/db";
-import { sql } from "drizzle-orm";
+import { accessVersionsOf } from "../auth/access-versions.ts";
 import type { StandingResolver } from "./authorize.ts";
 import type { Standing } from "./resolve.ts";
 
@@ -13,7 +13,8 @@ type Kept = { version: number; answers: Map<string, Standing> };
  * the user's counter in access_versions is the one read before they were resolved. The counter is raised by the
  * triggers of migration 0022 in the transaction that changes a membership, role, team membership, selection,
  * workspace, team assignment or organization rule, so every request reads it (one primary-key lookup, a statement
- * PostgreSQL plans once) and a request that starts after such a commit, on any replica, sees the new counter and
+ * PostgreSQL plans once; on the embedded database, this process's memory of it, forgotten at the commit that raises
+ * it: access-versions.ts) and a request that starts after such a commit, on any replica, sees the new counter and
  * resolves anew: a revoked or demoted membership takes effect at once, with no announcement to wait for.
  * Only answers with a membership are kept: a non-member's answer (404, or a platform admin's bypass) depends on
  * rows no counter of theirs covers.
@@ -21,12 +22,8 @@ type Kept = { version: number; answers: Map<string, Standing> };
 export function cachedStandings(database: Database, resolve: StandingResolver): StandingResolver {
   const users = new Map<string, Kept>();
 
-  const versionOf = async (userId: string): Promise<number> => {
-    const [row] = await database.rows<{ version: number | string }>(
-      sql`select version from access_versions where user_id = ${userId}`,
-    );
-    return row ? Number(row.version) : 0;
-  };
+  const versions = accessVersionsOf(database);
+  const versionOf = (userId: string) => versions.of(userId);
 
   const through = async <T extends Standing>(
     userId: string,

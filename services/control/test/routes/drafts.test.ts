@@ -1,3 +1,4 @@
+import { compactHistory } from "@ams/model";
 import { silentLogger } from "@ams/shared";
 import { createTenantApp } from "@ams/tenant";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -102,6 +103,19 @@ describe("a draft over REST", () => {
       resolutions: { "element:nope:name": "draft", [`element:${crm.body.id}:name`]: "sideways" },
     });
     expect(unknown.status).toBe(422);
+    expect(unknown.body.errors).toEqual([
+      { path: `resolutions.element:${crm.body.id}:name`, message: `expected 'draft', 'current' or {"value": ...}` },
+    ]);
+    // Unknown keys and values that do not fit are named together, each with its reason.
+    const unfit = await call(editor, "POST", `/api/drafts/${draft.id}/merge`, {
+      resolutions: { "element:nope:name": "draft", [`element:${crm.body.id}:name`]: { value: 7 } },
+    });
+    expect(unfit.status).toBe(422);
+    expect(unfit.body.errors).toEqual([
+      { path: "resolutions.element:nope:name", message: expect.stringContaining("no such conflict") },
+      { path: `resolutions.element:${crm.body.id}:name`, message: "7 is a number; name holds a string" },
+    ]);
+    expect(unfit.body.detail).toContain("resolutions.element:nope:name");
 
     expect((await call(editor, "POST", `/api/drafts/${draft.id}/submit`)).body.state).toBe("submitted");
     const review = await call(owner, "POST", `/api/drafts/${draft.id}/reviews`, { decision: "approve", comment: "Go" });
@@ -148,5 +162,22 @@ describe("a draft over REST", () => {
     if (active) expect((await call(viewer, "GET", `/api/drafts/${active}`)).status).toBe(404);
     const listed = await call(owner, "GET", "/api/workspaces");
     expect(listed.body.map((w: { id: string }) => w.id)).not.toContain(forked.body.id);
+    expect(closed.body.closed_reason).toBe("Its base workspace 'Car insurance claims' was deleted");
+
+    // Kept for export: the closed draft still opens and exports, read-only.
+    expect((await call(owner, "POST", `/api/workspaces/${forked.body.id}/activate`)).status).toBe(200);
+    const exported = await h.call("GET", "/api/export", { as: owner });
+    expect(exported.status).toBe(200);
+    expect(await exported.text()).toContain("<model");
+    const write = await call(owner, "POST", "/api/elements", { name: "Late", type: "Node" });
+    expect(write.status).toBe(409);
+    expect(write.body.detail).toContain("Its base workspace 'Car insurance claims' was deleted");
+
+    // Until HISTORY_RETENTION_DAYS: the retention run a day later keeps it, one past the retention removes it.
+    const days = 30;
+    await compactHistory(h.database, days, new Date(Date.now() + 86_400_000));
+    expect((await call(owner, "GET", `/api/drafts/${forked.body.id}`)).status).toBe(200);
+    await compactHistory(h.database, days, new Date(Date.now() + (days + 1) * 86_400_000));
+    expect((await call(owner, "GET", `/api/drafts/${forked.body.id}`)).status).toBe(404);
   });
 });

@@ -63,15 +63,24 @@ export const analysisTools = [
     name: "derive_relationships",
     title: "Derived relationships of an element",
     description:
-      "The relationships ArchiMate 3.1 derives from an element through chains of its relationships (§5.7 and " +
-      "Appendix B: structural chains give the weakest structural relationship; a structural relationship followed by " +
-      "a dependency or dynamic one gives that one; these are certain; serving/triggering/flow/influence chains, a " +
-      "dependency followed by a structural relationship, or a specialization first, are only potential). Each comes " +
-      "with its chain and in_model (whether the model already states it). Nothing is stored: to add one, call " +
-      "create_relationship with its type, source and target.",
+      "The relationships ArchiMate 3.1 derives between an element and others through chains of relationships " +
+      "walked in either direction (§5.7 and Appendix B). Certain (B.2): structural chains give the weakest " +
+      "structural relationship (DR2); a structural relationship with a dependency or dynamic one gives that one, " +
+      "whether the second leaves the shared element (DR3, DR5) or enters it (DR4, DR6: what serves a behaviour " +
+      "serves the active structure assigned to it); triggering chains (DR7, DR8). Potential (B.3): through a " +
+      "specialization either way (PDR1-4), a dependency or flow followed by a structural relationship (PDR5, PDR7), " +
+      "and against a structural relationship out of a whole (PDR6, PDR8). Not derivable: associations, two " +
+      "dependencies in a row, flow chains, groupings. Each comes with direction (outgoing/incoming), the rules " +
+      "applied, its chain and in_model. Nothing is stored: to add one, call create_relationship with its type, " +
+      "source and target.",
     input: z.strictObject({
       element_id: ElementId,
-      target_id: z.string().min(1).max(200).optional().describe("Only relationships derived to this element"),
+      target_id: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe("Only relationships derived between the element and this one"),
       max_length: z
         .number()
         .int()

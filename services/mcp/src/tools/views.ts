@@ -12,6 +12,7 @@ import {
   updateView,
   ViewPictureSummary,
 } from "@ams/model";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CREATE, DELETE, data, defineTool, READ, UPDATE } from "./define.ts";
 import { counts, described, expectedRevision, LIST_LIMIT, pageArguments, pagingNote, ViewId } from "./fields.ts";
@@ -122,6 +123,8 @@ export const viewTools = [
         ctx,
         input: { id: view_id, format, scale, fit: FIT_PIXELS, summary: true },
       });
+      const known = answered.get(image);
+      if (known) return known;
       const summary = image.summary;
       // Asked for above (summary: true): the verb always answers one then.
       if (!summary) throw new Error("render_view: the picture came without its summary");
@@ -135,11 +138,31 @@ export const viewTools = [
       const picture =
         typeof image.data === "string"
           ? { type: "text" as const, text: image.data }
-          : { type: "image" as const, data: image.data.toString("base64"), mimeType: image.mimeType };
-      return {
+          : { type: "image" as const, data: base64Of(image.data), mimeType: image.mimeType };
+      const result: CallToolResult = {
         content: [picture, { type: "text", text: summaryText(summary) }],
         structuredContent: structured,
       };
+      answered.set(image, result);
+      return result;
     },
   }),
 ];
+
+/**
+ * A remembered picture (renderViewImage answers the same object for an unchanged view) gives the same result object,
+ * whose serialized answer tools-call-shortcut.ts keeps: an unchanged view is not serialized again. Held as long as the
+ * picture is remembered.
+ */
+const answered = new WeakMap<object, CallToolResult>();
+
+/** A remembered picture's PNG is the same Buffer every time (renderViewImage), so its base64 text is kept beside it. */
+const encoded = new WeakMap<Buffer, string>();
+function base64Of(png: Buffer): string {
+  let text = encoded.get(png);
+  if (text === undefined) {
+    text = png.toString("base64");
+    encoded.set(png, text);
+  }
+  return text;
+}

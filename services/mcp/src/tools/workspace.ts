@@ -13,7 +13,6 @@ import { CREATE, data, defineTool, READ, SWITCH } from "./define.ts";
 import { MAX_XML } from "./exchange.ts";
 import { WorkspaceId } from "./fields.ts";
 import { ModelInfo, ViewpointList, Workspace, WorkspaceList } from "./outputs.ts";
-import { assertTokenReaches } from "./token-scope.ts";
 
 export const workspaceTools = [
   defineTool({
@@ -41,15 +40,15 @@ export const workspaceTools = [
     title: "Switch workspace",
     description:
       "Switches the USER's active workspace (also what they see in the browser) to another workspace of your " +
-      "token's organization: the following tool calls act on it (unless the token is restricted to a single " +
-      "workspace). To work on another workspace without switching the user's, pass workspace_id to the tools instead.",
+      "token's organization: the following tool calls act on it. A token restricted to a single workspace switches " +
+      "only between it and its drafts, for itself, not the user. To work on another workspace without switching " +
+      "the user's, pass workspace_id to the tools instead.",
     input: z.strictObject({ workspace_id: WorkspaceId }),
     output: Workspace,
     annotations: SWITCH,
-    run: async (call, { workspace_id }) => {
-      assertTokenReaches(call, workspace_id);
-      return data(await activateWorkspace({ ctx: call.ctx, input: { id: workspace_id } }));
-    },
+    // A token pinned to one workspace reaches it and its drafts only (activateWorkspace answers the others "not
+    // found", as the gateway does over REST); activating a draft keeps it on the token, not the user.
+    run: async ({ ctx }, { workspace_id }) => data(await activateWorkspace({ ctx, input: { id: workspace_id } })),
   }),
   defineTool({
     name: "create_workspace",

@@ -94,6 +94,11 @@ async function serveShared(deps: Shared, token: string, path: string): Promise<R
   });
 }
 
+/** What a share link may answer besides its file: the gateway's per-address limit. */
+const SHARED_PROBLEMS = {
+  429: "Too many requests for shared pages from this client address; see Retry-After",
+};
+
 export function registerShareLinkRoutes(app: TenantApp, deps: Shared) {
   registerRoute(
     app,
@@ -151,6 +156,7 @@ export function registerShareLinkRoutes(app: TenantApp, deps: Shared) {
         "A share link, without an account: a view link's page (its picture), a report link's redirect to its index.html. Unknown, revoked or expired: 404.",
       params: TokenParams,
       output: sharedOutput,
+      problems: SHARED_PROBLEMS,
     },
     (_c, { params }) => serveShared(deps, params.token, ""),
   );
@@ -166,6 +172,7 @@ export function registerShareLinkRoutes(app: TenantApp, deps: Shared) {
         "A file of a share link: a view link's view.svg; a report link's index.html, model.html, CSS and scripts.",
       params: FileParams,
       output: sharedOutput,
+      problems: SHARED_PROBLEMS,
     },
     (_c, { params }) => serveShared(deps, params.token, params.file),
   );
@@ -180,6 +187,7 @@ export function registerShareLinkRoutes(app: TenantApp, deps: Shared) {
       description: "A page of a report link: elements/, relationships/ or views/.",
       params: DirFileParams,
       output: sharedOutput,
+      problems: SHARED_PROBLEMS,
     },
     (_c, { params }) => serveShared(deps, params.token, `${params.dir}/${params.file}`),
   );

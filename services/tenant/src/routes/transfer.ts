@@ -6,7 +6,7 @@ import {
   decodeXml,
   ExportQuery,
   exportCsv,
-  exportModel,
+  exportModelStream,
   exportReport,
   exportZip,
   ImportResult,
@@ -206,8 +206,8 @@ export function registerTransferRoutes(app: TenantApp, opts: { uploadLimit: numb
       const { format, ...rest } = query;
       if (format === "html") return zipResponse(await exportReport({ ctx: c.var.ctx, input: rest }));
       if (format === "csv") return zipResponse(await exportCsv({ ctx: c.var.ctx, input: rest }));
-      const { xml, fileName } = await exportModel({ ctx: c.var.ctx, input: rest });
-      return c.body(xml, 200, {
+      const { body, fileName } = await exportModelStream({ ctx: c.var.ctx, input: rest });
+      return c.body(body, 200, {
         "content-type": "application/xml; charset=utf-8",
         "content-disposition": `attachment; filename="${fileName}"`,
       });

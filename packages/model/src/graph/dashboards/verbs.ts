@@ -7,8 +7,7 @@ import type { DashboardListPage } from "../../pages.ts";
 import { withArticle } from "../../words.ts";
 import { parseReadQuery } from "../cypher/parse.ts";
 import type { GraphDeps } from "../deps.ts";
-import { runScopedQuery } from "../explore.ts";
-import { withQuerySlot } from "../query-slots.ts";
+import { answerScoped } from "../explore.ts";
 import type { Dashboard, DashboardRun, PanelRun } from "../schemas.ts";
 import { coerceParameter, validateDefinition } from "./definition.ts";
 import { toDashboardListItem } from "./list-item.ts";
@@ -164,7 +163,7 @@ export async function runPanel({
   const bindings = panel.bindings ?? Object.fromEntries(def.parameters.map((p) => [p.name, p.name]));
   for (const [param, source] of Object.entries(bindings)) cypherParams[param] = values[source] ?? null;
   const query = parseReadQuery(panel.query);
-  const result = await withQuerySlot(ctx, (hold) => runScopedQuery(graph, ws, query, cypherParams, hold, ctx.database));
+  const result = await answerScoped(ctx, graph, ws, panel.query, query, cypherParams);
   return {
     dashboardId: row.id,
     revision: row.revision,

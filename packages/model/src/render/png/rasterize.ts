@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { renderAsync } from "@resvg/resvg-js";
 import { withDrawingSlot } from "./drawing-slots.ts";
+import { encodePng } from "./encode-png.ts";
 import { PNG_FONT_FAMILY, pngFontFiles } from "./fonts.ts";
+import { PictureMemory } from "./picture-memory.ts";
 
 /**
  * Largest picture drawn, in pixels (width × height): 16 megapixels, 64 MB of RGBA while drawing (plus the PNG being
@@ -18,9 +20,9 @@ export type RasterizedSvg = { png: Buffer; width: number; height: number };
  * `scale` multiplies the SVG's own size. Plugin icons given as URLs are not fetched (the element keeps its frame and
  * label); inline ones are drawn.
  *
- * resvg's own thread draws the picture, so a large view does not stall every other request of the process for the
- * 100 ms or so it takes (most of it is shaping the labels' text); asPng() encodes on the main thread, though (about
- * 1 s at the 16-megapixel cap), which the cap and the drawing slots bound. The same document at the same scale is drawn once:
+ * resvg's own thread draws the picture and zlib's thread pool compresses the PNG (encode-png.ts), so a large view
+ * does not stall every other request of the process for the 100 ms or so it takes (most of it is shaping the labels'
+ * text); copying the rows and un-premultiplying partly transparent pixels stay on the main thread. The same document at the same scale is drawn once:
  * an assistant looks at a view again and again between small edits, and the SVG (every label, position and colour
  * of the view) is the whole key, so any change to the view draws it anew. A drawing not in that cache waits for one
  * of the process's drawing slots (drawing-slots.ts: 429 when too many are drawn and waiting).
@@ -28,11 +30,7 @@ export type RasterizedSvg = { png: Buffer; width: number; height: number };
 export async function rasterizeSvg(svg: string, scale: number): Promise<RasterizedSvg> {
   const key = `${scale}:${createHash("sha256").update(svg).digest("base64url")}`;
   const known = drawn.get(key);
-  if (known) {
-    drawn.delete(key);
-    drawn.set(key, known);
-    return known;
-  }
+  if (known) return known;
   const result = await withDrawingSlot(async (): Promise<RasterizedSvg> => {
     const image = await renderAsync(svg, {
       fitTo: { mode: "zoom", value: scale },
@@ -43,36 +41,21 @@ export async function rasterizeSvg(svg: string, scale: number): Promise<Rasteriz
         sansSerifFamily: PNG_FONT_FAMILY,
       },
     });
-    return { png: image.asPng(), width: image.width, height: image.height };
+    return { png: await encodePng(image.pixels, image.width, image.height), width: image.width, height: image.height };
   });
-  remember(key, result);
+  drawn.set(key, result, result.png.byteLength);
   return result;
 }
 
-/** Pictures kept, least recently used first; bounded by bytes as well as by count. */
-const drawn = new Map<string, RasterizedSvg>();
-const CACHE_BYTES = 32 * 1024 * 1024;
-const CACHE_ENTRIES = 64;
-let cachedBytes = 0;
-
-function remember(key: string, value: RasterizedSvg) {
-  if (value.png.byteLength > CACHE_BYTES / 4 || drawn.has(key)) return;
-  drawn.set(key, value);
-  cachedBytes += value.png.byteLength;
-  for (const [oldest, picture] of drawn) {
-    if (cachedBytes <= CACHE_BYTES && drawn.size <= CACHE_ENTRIES) break;
-    drawn.delete(oldest);
-    cachedBytes -= picture.png.byteLength;
-  }
-}
+/** Pictures kept by the document's hash and the scale: 64 at most, and at most 32 MB. */
+const drawn = new PictureMemory<RasterizedSvg>(32 * 1024 * 1024, 64);
 
 /** How many pictures the cache holds (for tests). */
 export function rasterCacheSize(): number {
   return drawn.size;
 }
 
-/** Forgets every drawn picture (benches measure a first drawing with it). */
+/** Forgets every drawn picture, here and in every other picture memory (benches measure a first drawing with it). */
 export function clearRasterCache(): void {
-  drawn.clear();
-  cachedBytes = 0;
+  for (const memory of PictureMemory.all) memory.clear();
 }

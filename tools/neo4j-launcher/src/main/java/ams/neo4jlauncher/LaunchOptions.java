@@ -11,7 +11,7 @@ import java.util.Map;
  */
 record LaunchOptions(
         Path home, String host, int boltPort, boolean auth, String password, long pageCacheBytes, boolean exitOnStdinClose,
-        long txMemoryMaxBytes, Duration txTimeout) {
+        long txMemoryMaxBytes, Duration txTimeout, int boltThreads) {
 
     static final String USAGE = String.join("\n",
             "usage: LocalNeo4j --home <dir> [options]",
@@ -26,7 +26,9 @@ record LaunchOptions(
             "                          (env NEO4J_LAUNCHER_TX_MEMORY_MAX)",
             "  --tx-timeout <time>     longest a transaction may run unless its client asks for less, e.g. 90s or 5m;",
             "                          0 for no limit, default 120s (env NEO4J_LAUNCHER_TX_TIMEOUT)",
-            "Heap is capped with the JVM's own -Xmx.");
+            "  --bolt-threads <n>      most threads serving Bolt connections (one per running transaction);",
+            "                          0 for Neo4j's default (400), default 0 (env NEO4J_LAUNCHER_BOLT_THREADS)",
+            "Heap is capped with the JVM's own -Xmx, processors with -XX:ActiveProcessorCount.");
 
     static LaunchOptions parse(String[] args, Map<String, String> env) {
         String home = env.get("NEO4J_LAUNCHER_HOME");
@@ -38,6 +40,7 @@ record LaunchOptions(
         boolean stdinClose = "true".equalsIgnoreCase(env.getOrDefault("NEO4J_LAUNCHER_EXIT_ON_STDIN_CLOSE", "false"));
         String txMemory = env.getOrDefault("NEO4J_LAUNCHER_TX_MEMORY_MAX", "256m");
         String txTimeout = env.getOrDefault("NEO4J_LAUNCHER_TX_TIMEOUT", "120s");
+        String boltThreads = env.getOrDefault("NEO4J_LAUNCHER_BOLT_THREADS", "0");
 
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -51,6 +54,7 @@ record LaunchOptions(
                 case "--exit-on-stdin-close" -> stdinClose = true;
                 case "--tx-memory-max" -> txMemory = value(args, ++i, arg);
                 case "--tx-timeout" -> txTimeout = value(args, ++i, arg);
+                case "--bolt-threads" -> boltThreads = value(args, ++i, arg);
                 case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
                 default -> throw new IllegalArgumentException("unknown argument " + arg + "\n" + USAGE);
             }
@@ -66,8 +70,17 @@ record LaunchOptions(
         if (boltPort < 0 || boltPort > 65535) {
             throw new IllegalArgumentException("bolt port out of range: " + port);
         }
+        int threads;
+        try {
+            threads = Integer.parseInt(boltThreads.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--bolt-threads needs a whole number, got " + boltThreads);
+        }
+        if (threads < 0) {
+            throw new IllegalArgumentException("--bolt-threads must be 0 or more, got " + boltThreads);
+        }
         return new LaunchOptions(Path.of(home).toAbsolutePath(), host, boltPort, auth, auth ? password : null,
-                parseSize(pageCache), stdinClose, parseSize(txMemory), parseDuration(txTimeout));
+                parseSize(pageCache), stdinClose, parseSize(txMemory), parseDuration(txTimeout), threads);
     }
 
     private static String value(String[] args, int i, String flag) {

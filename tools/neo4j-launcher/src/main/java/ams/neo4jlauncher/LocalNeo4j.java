@@ -66,7 +66,13 @@ public final class LocalNeo4j {
 
     private static String start(LaunchOptions o) throws IOException, InterruptedException {
         long began = System.nanoTime();
-        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(o.home())
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(o.home());
+        if (o.boltThreads() > 0) {
+            // Each running transaction holds one Bolt worker thread; past the cap a new one is refused (transient).
+            builder.setConfig(BoltConnector.thread_pool_max_size, o.boltThreads())
+                    .setConfig(BoltConnector.thread_pool_min_size, Math.min(2, o.boltThreads()));
+        }
+        DatabaseManagementService dbms = builder
                 .setUserLogProvider(new Log4jLogProvider(System.err, Level.WARN))
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress(o.host(), o.boltPort()))

@@ -1,0 +1,2 @@
+ALTER TABLE "api_tokens" ADD COLUMN "active_draft_id" uuid;--> statement-breakpoint
+ALTER TABLE "api_tokens" ADD CONSTRAINT "api_tokens_active_draft_id_workspaces_id_fk" FOREIGN KEY ("active_draft_id") REFERENCES "public"."workspaces"("id") ON DELETE set null ON UPDATE no action;
