@@ -98,12 +98,19 @@ async function startDaemon(): Promise<Shared> {
     const ready = await usable();
     if (ready) return ready;
     rmSync(join(STATE_DIR, "server.json"), { force: true });
-    spawn(process.execPath, [DAEMON, STATE_DIR], { detached: true, stdio: "ignore" }).unref();
+    const token = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+    const failed = join(STATE_DIR, `failed-${token}`);
+    spawn(process.execPath, [DAEMON, STATE_DIR, token], { detached: true, stdio: "ignore" }).unref();
     const deadline = Date.now() + 600_000;
     while (Date.now() < deadline) {
       await sleep(500);
       const server = await usable();
       if (server) return server;
+      if (existsSync(failed)) {
+        const reason = readFileSync(failed, "utf8");
+        rmSync(failed, { force: true });
+        throw new Error(`the shared test Neo4j could not start: ${reason}`);
+      }
     }
     throw new Error(`the shared test Neo4j did not start within 10 minutes (state in ${STATE_DIR})`);
   } finally {
