@@ -1,5 +1,4 @@
 import { PassThrough, Readable } from "node:stream";
-import { ZipArchive } from "archiver";
 import type { Verb } from "../context.ts";
 import { renderInputOf } from "../history/model-at.ts";
 import { renderViewSvg } from "../render/render-view.ts";
@@ -50,6 +49,8 @@ export async function exportZip({
       svgs.push({ name: names[i] ?? `${v.id}.svg`, svg: await renderView({ ctx, input: { id: v.id } }) });
     }
   }
+  // archiver is loaded on the first ZIP export, not with the service (about 3 MB of heap it would hold idle).
+  const { ZipArchive } = await import("archiver");
   const zip = new ZipArchive({ zlib: { level: 6 } });
   const out = new PassThrough();
   zip.pipe(out);

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 
 export type MailMessage = { to: string; subject: string; text: string; html: string };
 
@@ -14,7 +14,7 @@ export function createSmtpMailer(opts: { url: string; from: string }): Mailer {
   if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
     throw new Error(`SMTP_URL must be smtp:// or smtps://, got ${url.protocol}`);
   }
-  const transport = nodemailer.createTransport({
+  const options = {
     host: url.hostname,
     port: url.port ? Number(url.port) : url.protocol === "smtps:" ? 465 : 25,
     secure: url.protocol === "smtps:",
@@ -22,10 +22,14 @@ export function createSmtpMailer(opts: { url: string; from: string }): Mailer {
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
-  });
+  };
+  // nodemailer is loaded with the first message, not with the service: most processes never send one, and it holds
+  // about 5 MB of heap.
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(message) {
-      await transport.sendMail({ from: opts.from, ...message });
+      transport ??= import("nodemailer").then((m) => m.default.createTransport(options));
+      await (await transport).sendMail({ from: opts.from, ...message });
     },
   };
 }

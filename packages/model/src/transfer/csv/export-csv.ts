@@ -1,6 +1,5 @@
 import { PassThrough, Readable } from "node:stream";
 import { ELEMENT_TYPES, type Layer, RELATIONSHIP_TYPES } from "@ams/shared";
-import { ZipArchive } from "archiver";
 import { z } from "zod";
 import type { Verb } from "../../context.ts";
 import type { ModelDocument } from "../../exchange/document.ts";
@@ -122,6 +121,8 @@ export async function exportCsv({
   input,
 }: Verb<ExportQuery | undefined>): Promise<{ fileName: string; body: ReadableStream<Uint8Array> }> {
   const { file_name, files } = await exportCsvFiles({ ctx, input });
+  // archiver is loaded on the first ZIP export, not with the service (about 3 MB of heap it would hold idle).
+  const { ZipArchive } = await import("archiver");
   const zip = new ZipArchive({ zlib: { level: 6 } });
   const out = new PassThrough();
   zip.pipe(out);
