@@ -246,10 +246,10 @@ describe("installing with only a host name and secrets", () => {
     }
   });
 
-  test("every service runs with the chart's nodeOptions as NODE_OPTIONS (by default 16 MB semi-spaces)", () => {
+  test("every service runs with the chart's nodeOptions as NODE_OPTIONS (by default 8 MB semi-spaces)", () => {
     const options = (objects: K8sObject[]) =>
       byKind(objects, "Deployment").map((d) => resolvedEnv(objects, container(d)).NODE_OPTIONS);
-    expect(options(minimal)).toEqual(Array(4).fill("--max-semi-space-size=16"));
+    expect(options(minimal)).toEqual(Array(4).fill("--max-semi-space-size=8"));
     const own = render({ args: setArgs({ ...minimalSets, nodeOptions: "--max-semi-space-size=32" }) });
     expect(options(own)).toEqual(Array(4).fill("--max-semi-space-size=32"));
   });

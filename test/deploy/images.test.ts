@@ -68,13 +68,13 @@ describe("the Node options every service runs with", () => {
   const start = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start as string;
 
   test("the images, the chart's default and pnpm start give the same ones", () => {
-    expect(imageOptions).toBe("--max-semi-space-size=16");
+    expect(imageOptions).toBe("--max-semi-space-size=8");
     expect(chartOptions).toBe(imageOptions);
     expect(start).toContain(`node ${imageOptions} services/control/src/main.ts`);
   });
 
   test("Node accepts them in NODE_OPTIONS and the young generation stays within them", () => {
-    // A process that makes 200 MB of short-lived objects: its new space grows to V8's limit, here two 16 MB halves.
+    // A process that makes 200 MB of short-lived objects: its new space grows to V8's limit, here two 8 MB halves.
     const script = `const v8 = require("node:v8"); let keep = [];
       for (let i = 0; i < 4e6; i++) { keep.push({ i }); if (keep.length > 2e5) keep = []; }
       const s = v8.getHeapSpaceStatistics().find((x) => x.space_name === "new_space");
@@ -85,7 +85,7 @@ describe("the Node options every service runs with", () => {
     });
     expect(run.stderr).toBe("");
     expect(Number(run.stdout)).toBeGreaterThan(0);
-    expect(Number(run.stdout)).toBeLessThanOrEqual(2 * 16 * 1024 * 1024);
+    expect(Number(run.stdout)).toBeLessThanOrEqual(2 * 8 * 1024 * 1024);
   });
 });
 
