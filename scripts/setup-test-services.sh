@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Machine set-up for the test suite (`./pnpm setup-test-services`, run by .ci/run; never by `pnpm test` itself):
 # makes sure what the tests talk to is installed and running: PostgreSQL and NATS (JetStream), xmllint for schema
-# validation, Chromium for the picture tests, Java 17 + Maven for the local Neo4j. Installs from Debian's packages
-# when something is missing and lets PostgreSQL trust loopback connections (needs root, as on the project's
-# machines); starts services that are down.
+# validation, unzip to check the ZIPs we write, Chromium for the picture tests, Java 17 + Maven for the local Neo4j.
+# Installs from Debian's packages when something is missing and lets PostgreSQL trust loopback connections (needs
+# root, as on the project's machines); starts services that are down.
 set -euo pipefail
 
 missing=()
 command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
 command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
 command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
+command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 [ -x /usr/bin/chromium ] || missing+=(chromium fonts-dejavu-core)
 command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
