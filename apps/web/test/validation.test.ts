@@ -57,6 +57,10 @@ describe("Problems panel", () => {
     expect(await page.locator(".problems-counts").textContent()).toContain("0 errors, 4 warnings");
     // The first view is open; the nesting issue belongs to "Landscape".
     await list.getByRole("button", { name: /Stray module.*nested in.*Billing/ }).click();
+    // "Landscape" is drawn (not an error in its place), with the nested node selected: one selection outline.
+    await page.locator('svg.canvas g[data-node-id][data-label^="Stray module,"]').waitFor();
+    await expect.poll(() => page.locator("svg.canvas g.selection").count()).toBe(1);
+    expect(await page.locator('.form-error[role="alert"]').allTextContents()).toEqual([]);
     await page.getByRole("tab", { name: /Model/ }).click();
     const row = page.locator(`[role="treeitem"][data-element-id="${strayId}"]`);
     await expect.poll(() => row.getAttribute("aria-selected")).toBe("true");

@@ -26,15 +26,20 @@ export function runValidation(workspaceId: string): Promise<Validation> {
 
 /** Once the view is open in the editor, its nodes showing the element are selected there. */
 function selectOnView(viewId: string, elementId: string) {
-  const apply = () => {
+  const opened = () => {
     const view = editor.get().view;
-    if (!view || view.id !== viewId) return false;
-    setSelected([...view.nodes.values()].filter((n) => n.element_id === elementId).map((n) => n.id));
-    return true;
+    return view && view.id === viewId ? view : null;
   };
-  if (apply()) return;
+  const apply = (view: NonNullable<ReturnType<typeof opened>>) =>
+    setSelected([...view.nodes.values()].filter((n) => n.element_id === elementId).map((n) => n.id));
+  const now = opened();
+  if (now) return apply(now);
   const stop = editor.subscribe(() => {
-    if (apply()) stop();
+    const view = opened();
+    if (!view) return;
+    // Unsubscribed before selecting: the selection is itself a change of the editor, which would call this again.
+    stop();
+    apply(view);
   });
   setTimeout(stop, 10_000);
 }
