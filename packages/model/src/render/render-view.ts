@@ -6,9 +6,9 @@ import { pluginIconResolver } from "./plugin-icon.ts";
 import { ConnectionRouter, renderConnection } from "./render-connection.ts";
 import { renderNode } from "./render-node.ts";
 import type { Box, Point } from "./route.ts";
-import type { RenderInput, RenderNode, RenderOptions } from "./types.ts";
+import type { RenderInput, RenderNode, RenderOptions, SvgLayout } from "./types.ts";
 
-export type { IconResolver, RenderInput, RenderOptions } from "./types.ts";
+export type { IconResolver, RenderInput, RenderOptions, SvgLayout } from "./types.ts";
 
 const MARGIN = 12;
 const EMPTY = { w: 120, h: 40 };
@@ -128,7 +128,12 @@ export function composeViewSvg(input: RenderInput, opts: RenderOptions, overlay?
   const { order, parentOf, hasChildren } = drawingOrder(nodes);
   const boxes = layoutBoxes(order, parentOf, input.coordinates === "relative");
 
+  // Each node's and connection's run of parts and extent, when the caller asks for the layout.
+  const items: SvgLayout["items"][number][] | undefined = opts.layout ? [] : undefined;
   const wrapped = (id: string, draw: () => void) => {
+    const start = ctx.out.length;
+    const outer = ctx.bounds;
+    if (items) ctx.bounds = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
     const open = overlay?.wrap(id);
     const link = opts.href?.(id);
     if (link) ctx.out.push(`<a href="${escapeXml(link)}">`);
@@ -136,6 +141,12 @@ export function composeViewSvg(input: RenderInput, opts: RenderOptions, overlay?
     draw();
     if (open) ctx.out.push("</g>");
     if (link) ctx.out.push("</a>");
+    if (items) {
+      const own = ctx.bounds;
+      ctx.bounds = outer;
+      if (own.maxX >= own.minX) extend(ctx, own.minX, own.minY, own.maxX, own.maxY);
+      items.push({ start, end: ctx.out.length, ...own });
+    }
   };
   ctx.out.push('<g class="nodes">');
   for (const n of order) {
@@ -156,11 +167,8 @@ export function composeViewSvg(input: RenderInput, opts: RenderOptions, overlay?
   const vw = empty ? EMPTY.w : Math.ceil(b.maxX + MARGIN) - vx;
   const vh = empty ? EMPTY.h : Math.ceil(b.maxY + MARGIN) - vy;
 
-  const head: string[] = [
-    `<svg xmlns="${SVG_NS}" width="${vw}" height="${vh}" viewBox="${vx} ${vy} ${vw} ${vh}" ` +
-      `font-family="${NOTATION_DEFAULTS.fontFamily}" font-size="12">`,
-    `<title>${escapeXml(overlay?.title ?? input.view?.name ?? "")}</title>`,
-  ];
+  const attrs = `font-family="${NOTATION_DEFAULTS.fontFamily}" font-size="12"`;
+  const head: string[] = [`<title>${escapeXml(overlay?.title ?? input.view?.name ?? "")}</title>`];
   if (input.view?.documentation) head.push(`<desc>${escapeXml(input.view.documentation)}</desc>`);
   if (ctx.icons.size > 0 || ctx.markers.size > 0) {
     head.push("<defs>");
@@ -171,7 +179,21 @@ export function composeViewSvg(input: RenderInput, opts: RenderOptions, overlay?
   head.push(
     `<rect class="background" x="${num(vx)}" y="${num(vy)}" width="${vw}" height="${vh}" fill="${NOTATION_DEFAULTS.background}"/>`,
   );
-  return head.join("") + ctx.out.join("") + "</svg>";
+  const rest = head.join("");
+  if (items) opts.layout?.({ vx, vy, vw, vh, attrs, head: rest, parts: ctx.out, items });
+  return `${svgOpen(vx, vy, vw, vh, attrs)}${rest}${ctx.out.join("")}</svg>`;
+}
+
+/** The opening tag of a document showing [x, x + w] × [y, y + h] of the drawing, w × h units large (or `size`). */
+export function svgOpen(
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  attrs: string,
+  size: { width: number; height: number } = { width: w, height: h },
+): string {
+  return `<svg xmlns="${SVG_NS}" width="${size.width}" height="${size.height}" viewBox="${x} ${y} ${w} ${h}" ${attrs}>`;
 }
 
 const SWATCH = 14;

@@ -65,4 +65,24 @@ export type RenderOptions = {
   href?: (id: string) => string | undefined;
   /** Prefix of the ids of markers and icon definitions, for pages that inline several SVGs. Default "ams-". */
   idPrefix?: string;
+  /** Hears how the document was put together, so that the PNG rasterizer can draw it in tiles (png/tiles.ts). */
+  layout?: (layout: SvgLayout) => void;
+};
+
+/**
+ * How a view's SVG document was put together: its viewBox, the opening tag's other attributes, what follows the
+ * opening tag up to the drawing (title, definitions, background), the drawing's parts, and which runs of parts are
+ * one node or connection with the extent it covers. The document is `<svg …>` + head + parts + `</svg>`.
+ */
+export type SvgLayout = {
+  vx: number;
+  vy: number;
+  vw: number;
+  vh: number;
+  /** The opening tag's attributes after xmlns, width, height and viewBox. */
+  attrs: string;
+  head: string;
+  parts: readonly string[];
+  /** parts[start, end) draw one node or connection within [minX, maxX] × [minY, maxY] (Infinity when it drew nothing). */
+  items: readonly { start: number; end: number; minX: number; minY: number; maxX: number; maxY: number }[];
 };

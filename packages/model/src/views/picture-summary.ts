@@ -35,6 +35,10 @@ export const ViewPictureSummary = z.object({
 });
 export type ViewPictureSummary = z.infer<typeof ViewPictureSummary>;
 
+/** A text[] parameter, passed as JSON so that both drivers (postgres.js and PGlite) pass it alike. */
+const textArray = (values: readonly string[]) =>
+  sql`array(select json_array_elements_text(${JSON.stringify(values)}::json))`;
+
 const labelOf = (n: RenderNode) => n.element?.name || n.label || n.kind;
 
 /** Overlapping pairs of nodes, neither an ancestor of the other; a sweep over x keeps it near-linear for views. */
@@ -68,43 +72,54 @@ export async function summarizePicture(
   input: RenderInput,
   viewId: string,
 ): Promise<ViewPictureSummary> {
-  const elementNodes = await database.rows<{ element_id: string }>(
-    sql`select distinct element_id from view_nodes where workspace_id = ${ws} and view_id = ${viewId}
-        and element_id is not null`,
+  // The view's elements and the relationships its connections draw, then the relationships leaving its elements
+  // (an index probe per element), filtered here: a join of the three let the planner scan every relationship of
+  // the workspace against both lists when its statistics were thin (16 ms for 200 elements on a 565-element model).
+  const [view] = await database.rows<{ shown: string[] | string | null; drawn: string[] | string | null }>(
+    sql`select (select json_agg(distinct element_id) from view_nodes
+                 where workspace_id = ${ws} and view_id = ${viewId} and element_id is not null) as shown,
+               (select json_agg(relationship_id) from connections
+                 where workspace_id = ${ws} and view_id = ${viewId} and relationship_id is not null) as drawn`,
   );
-  const undrawn = await database.rows<{
-    id: string;
-    type: string;
-    source: string;
-    target: string;
-    source_name: string | null;
-    target_name: string | null;
-    total: number;
-  }>(
-    sql`with shown as (select distinct element_id as id from view_nodes
-          where workspace_id = ${ws} and view_id = ${viewId} and element_id is not null)
-        select r.id, r.type, r.source_id as source, r.target_id as target,
-          (select e.name from elements e where e.workspace_id = ${ws} and e.id = r.source_id) as source_name,
-          (select e.name from elements e where e.workspace_id = ${ws} and e.id = r.target_id) as target_name,
-          count(*) over ()::int as total
-        from relationships r
-        where r.workspace_id = ${ws}
-          and r.source_id in (select id from shown) and r.target_id in (select id from shown)
-          and not exists (select 1 from connections c where c.workspace_id = ${ws} and c.view_id = ${viewId}
-            and c.relationship_id = r.id)
-        order by r.ord limit ${LISTED}`,
+  const list = (v: string[] | string | null | undefined): string[] =>
+    typeof v === "string" ? (JSON.parse(v) as string[]) : (v ?? []);
+  const shownIds = list(view?.shown);
+  const shown = new Set(shownIds);
+  const drawn = new Set(list(view?.drawn));
+  const leaving =
+    shownIds.length === 0
+      ? []
+      : await database.rows<{ id: string; type: string; source: string; target: string }>(
+          sql`select id, type, source_id as source, target_id as target from relationships
+              where workspace_id = ${ws} and source_id = any(${textArray(shownIds)}) order by ord`,
+        );
+  const missing = leaving.filter((r) => shown.has(r.target) && !drawn.has(r.id));
+  const listed = missing.slice(0, LISTED);
+  const ends = [...new Set(listed.flatMap((r) => [r.source, r.target]))];
+  const names = new Map(
+    ends.length === 0
+      ? []
+      : (
+          await database.rows<{ id: string; name: string | null }>(
+            sql`select id, name from elements where workspace_id = ${ws} and id = any(${textArray(ends)})`,
+          )
+        ).map((e) => [e.id, e.name]),
   );
   const pairs = overlappingPairs(input.nodes);
   return {
     view_id: viewId,
     name: input.view.name,
-    element_count: elementNodes.length,
+    element_count: shown.size,
     node_count: input.nodes.length,
     connection_count: input.connections.length,
     overlap_count: pairs.length,
     overlaps: pairs.slice(0, LISTED).map(([a, b]) => ({ a: a.id, b: b.id, a_label: labelOf(a), b_label: labelOf(b) })),
-    undrawn_count: undrawn[0]?.total ?? 0,
-    undrawn_relationships: undrawn.map(({ total: _total, ...r }) => r),
+    undrawn_count: missing.length,
+    undrawn_relationships: listed.map((r) => ({
+      ...r,
+      source_name: names.get(r.source) ?? null,
+      target_name: names.get(r.target) ?? null,
+    })),
   };
 }
 

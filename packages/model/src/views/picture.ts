@@ -8,6 +8,7 @@ import { renderInputAtVersion } from "../history/model-at.ts";
 import { PictureMemory } from "../render/png/picture-memory.ts";
 import { MAX_PNG_PIXELS, rasterizeSvg } from "../render/png/rasterize.ts";
 import { renderViewSvg } from "../render/render-view.ts";
+import type { SvgLayout } from "../render/types.ts";
 import { summarizePicture, type ViewPictureSummary } from "./picture-summary.ts";
 import { loadRenderInput } from "./render.ts";
 
@@ -110,8 +111,9 @@ export async function renderViewImage({
       icons.set(value, iconText(icon));
       return icon;
     });
-  const svg = renderViewSvg(data, { resolveIcon, heat });
-  const image: ViewImage = { ...(await imageOfSvg(svg, input)), summary: await pending };
+  let layout: SvgLayout | undefined;
+  const svg = renderViewSvg(data, { resolveIcon, heat, layout: (l) => (layout = l) });
+  const image: ViewImage = { ...(await imageOfSvg(svg, input, layout)), summary: await pending };
   if (key !== undefined) {
     const bytes = typeof image.data === "string" ? 2 * image.data.length : image.data.byteLength;
     pictures.set(key, { image, icons: [...icons] }, bytes);
@@ -168,6 +170,7 @@ async function pictureKey(
 export async function imageOfSvg(
   svg: string,
   opts: { format: ViewImage["format"]; scale?: number; fit?: number },
+  layout?: SvgLayout,
 ): Promise<ViewImage> {
   const [, w, h] = SIZE.exec(svg) ?? [];
   const svgWidth = Number(w);
@@ -185,6 +188,6 @@ export async function imageOfSvg(
       { errors: [{ path: "scale", message: `at most ${fits} for this view` }] },
     );
   }
-  const png = await rasterizeSvg(svg, scale);
+  const png = await rasterizeSvg(svg, scale, layout);
   return { format: "png", mimeType: "image/png", scale, data: png.png, width: png.width, height: png.height };
 }

@@ -1,9 +1,18 @@
 import { createHash } from "node:crypto";
-import { renderAsync } from "@resvg/resvg-js";
+import { availableParallelism } from "node:os";
+import { type ResvgRenderOptions, renderAsync } from "@resvg/resvg-js";
+import type { SvgLayout } from "../types.ts";
 import { withDrawingSlot } from "./drawing-slots.ts";
-import { encodePng } from "./encode-png.ts";
+import { encodePng, encodePngBands } from "./encode-png.ts";
 import { PNG_FONT_FAMILY, pngFontFiles } from "./fonts.ts";
 import { PictureMemory } from "./picture-memory.ts";
+import { stitchTiles, tileDocuments } from "./tiles.ts";
+
+/**
+ * Tiles a large view is drawn in at once: one per core, at most four (libuv's default thread pool, which runs them).
+ * PNG_TILES=1 draws every picture whole.
+ */
+const TILES = Math.max(1, Math.min(4, Number(process.env.PNG_TILES) || availableParallelism()));
 
 /**
  * Largest picture drawn, in pixels (width × height): 16 megapixels, 64 MB of RGBA while drawing (plus the PNG being
@@ -26,13 +35,16 @@ export type RasterizedSvg = { png: Buffer; width: number; height: number };
  * an assistant looks at a view again and again between small edits, and the SVG (every label, position and colour
  * of the view) is the whole key, so any change to the view draws it anew. A drawing not in that cache waits for one
  * of the process's drawing slots (drawing-slots.ts: 429 when too many are drawn and waiting).
+ *
+ * With the document's `layout` (renderViewSvg's), a large view is drawn as tiles at once, one per core (tiles.ts):
+ * resvg draws one document on one thread, and most of a large view's time is resvg's. The picture is the same.
  */
-export async function rasterizeSvg(svg: string, scale: number): Promise<RasterizedSvg> {
+export async function rasterizeSvg(svg: string, scale: number, layout?: SvgLayout): Promise<RasterizedSvg> {
   const key = `${scale}:${createHash("sha256").update(svg).digest("base64url")}`;
   const known = drawn.get(key);
   if (known) return known;
   const result = await withDrawingSlot(async (): Promise<RasterizedSvg> => {
-    const image = await renderAsync(svg, {
+    const options: ResvgRenderOptions = {
       fitTo: { mode: "zoom", value: scale },
       font: {
         loadSystemFonts: false,
@@ -40,8 +52,42 @@ export async function rasterizeSvg(svg: string, scale: number): Promise<Rasteriz
         defaultFontFamily: PNG_FONT_FAMILY,
         sansSerifFamily: PNG_FONT_FAMILY,
       },
-    });
-    return { png: await encodePng(image.pixels, image.width, image.height), width: image.width, height: image.height };
+    };
+    const tiling = layout && tileDocuments(layout, scale, TILES);
+    if (tiling) {
+      const { width, height } = tiling;
+      // A tile's document is sized in the picture's pixels (tiles.ts): drawn at that size.
+      const own: ResvgRenderOptions = { ...options, fitTo: { mode: "original" } };
+      const tiles = tiling.tiles.map(async (tile) => {
+        const image = await renderAsync(tile.svg, own);
+        const size = tiling.axis === "x" ? [tile.to - tile.from, height] : [width, tile.to - tile.from];
+        if (image.width !== size[0] || image.height !== size[1]) {
+          throw new Error(`a tile came out ${image.width} × ${image.height}, not ${size.join(" × ")}`);
+        }
+        // RenderedImage.pixels copies the picture out of resvg on each read: once.
+        return { pixels: image.pixels, height: image.height };
+      });
+      // Bands of rows are compressed as each is drawn; strips of columns once all are there.
+      const png =
+        tiling.axis === "y"
+          ? await encodePngBands(tiles, width)
+          : await encodePng(
+              stitchTiles(
+                tiling,
+                (await Promise.all(tiles)).map((tile) => tile.pixels),
+              ),
+              width,
+              height,
+              TILES,
+            );
+      return { png, width, height };
+    }
+    const image = await renderAsync(svg, options);
+    return {
+      png: await encodePng(image.pixels, image.width, image.height, TILES),
+      width: image.width,
+      height: image.height,
+    };
   });
   drawn.set(key, result, result.png.byteLength);
   return result;
