@@ -29,8 +29,13 @@ export async function measure(
     await fn();
     times.push(performance.now() - t);
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return statsOf(times);
+}
+
+/** Median, p99, mean and count of some timings (ms). */
+export function statsOf(timings: readonly number[]): Stats {
+  const times = [...timings].sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
   return { median: at(0.5), p99: at(0.99), mean: times.reduce((a, b) => a + b, 0) / times.length, n: times.length };
 }
 
