@@ -223,9 +223,10 @@ export function ViewEditor(props: { viewId: string; readOnly: boolean }) {
       const step = e.shiftKey ? 10 : 1;
       const dx = e.key === "ArrowLeft" ? -step : e.key === "ArrowRight" ? step : 0;
       const dy = e.key === "ArrowUp" ? -step : e.key === "ArrowDown" ? step : 0;
+      // From the latest state: each press moves from where the previous one left the node, drawn or not yet.
       const { changes, bends } = moveChanges(
-        view,
-        topSelected(view, sel).map((node) => ({ node, dx, dy })),
+        current,
+        topSelected(current, sel).map((node) => ({ node, dx, dy })),
       );
       run(changeGeometry("Nudge", changes, bends));
     } else if ((e.key === "+" || e.key === "=") && !mod) {
