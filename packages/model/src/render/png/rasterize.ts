@@ -5,6 +5,7 @@ import type { SvgLayout } from "../types.ts";
 import { withDrawingSlot } from "./drawing-slots.ts";
 import { encodePng, encodePngBands } from "./encode-png.ts";
 import { PNG_FONT_FAMILY, pngFontFiles } from "./fonts.ts";
+import { withoutUnsafeIcons } from "./icon-safety.ts";
 import { PictureMemory } from "./picture-memory.ts";
 import { stitchTiles, tileDocuments } from "./tiles.ts";
 
@@ -43,17 +44,22 @@ export async function rasterizeSvg(svg: string, scale: number, layout?: SvgLayou
   const key = `${scale}:${createHash("sha256").update(svg).digest("base64url")}`;
   const known = drawn.get(key);
   if (known) return known;
+  // Plugin icons resvg would abort the process on are left out (icon-safety.ts); the tiles then come from the
+  // document as drawn, not from the layout (which still holds them).
+  const checked = await withoutUnsafeIcons(svg, (message) => process.emitWarning(message, "PluginIconWarning"));
+  const drawable = checked.svg;
+  const tiled = checked.removed > 0 ? undefined : layout;
   const result = await withDrawingSlot(async (): Promise<RasterizedSvg> => {
     const options: ResvgRenderOptions = {
       fitTo: { mode: "zoom", value: scale },
       font: {
         loadSystemFonts: false,
-        fontFiles: pngFontFiles(svg),
+        fontFiles: pngFontFiles(drawable),
         defaultFontFamily: PNG_FONT_FAMILY,
         sansSerifFamily: PNG_FONT_FAMILY,
       },
     };
-    const tiling = layout && tileDocuments(layout, scale, TILES);
+    const tiling = tiled && tileDocuments(tiled, scale, TILES);
     if (tiling) {
       const { width, height } = tiling;
       // A tile's document is sized in the picture's pixels (tiles.ts): drawn at that size.
@@ -82,7 +88,7 @@ export async function rasterizeSvg(svg: string, scale: number, layout?: SvgLayou
             );
       return { png, width, height };
     }
-    const image = await renderAsync(svg, options);
+    const image = await renderAsync(drawable, options);
     return {
       png: await encodePng(image.pixels, image.width, image.height, TILES),
       width: image.width,
