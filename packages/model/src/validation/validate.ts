@@ -268,13 +268,20 @@ const BUILTIN_CHECKS: Record<BuiltinRule, Check> = {
       sql`
       select r.id, r.type, coalesce(r.name, '') as name, r.ord as o1, 0 as o2 from relationships r
       where r.workspace_id = ${ws}
-        and not exists (select 1 from connections c where c.workspace_id = r.workspace_id and c.relationship_id = r.id)`,
+        and not exists (select 1 from connections c where c.workspace_id = r.workspace_id and c.relationship_id = r.id)
+        -- Nesting shows a relationship too (one end's node inside the other's, either way round: the rule
+        -- nesting_without_relationship asks for exactly that relationship).
+        and not exists (select 1 from view_nodes n join view_nodes p on p.workspace_id = n.workspace_id and p.id = n.parent_id
+                        where n.workspace_id = r.workspace_id and p.element_id = r.source_id and n.element_id = r.target_id)
+        and not exists (select 1 from view_nodes n join view_nodes p on p.workspace_id = n.workspace_id and p.id = n.parent_id
+                        where n.workspace_id = r.workspace_id and p.element_id = r.target_id and n.element_id = r.source_id)`,
       limit,
       (r) => ({
         object: { kind: "relationship", id: r.id, view_id: null },
         name: r.name,
         message: `${r.type} relationship ${r.name ? quote(r.name) : `'${r.id}'`} is on no view`,
-        fix_hint: "Show it on a view with both its ends, or delete it if it is not needed",
+        fix_hint:
+          "Show it on a view with both its ends (a connection, or one nested in the other), or delete it if it is not needed",
       }),
     ),
 

@@ -109,6 +109,36 @@ describe("built-in rules", () => {
     expect(result.issues.find((i) => i.rule === "empty_view")?.message).toBe("View 'Nothing yet' is empty");
   });
 
+  test("a relationship shown by nesting is on a view, either way round; one whose ends are only side by side is not", async () => {
+    const ctx = await load(
+      model({
+        elements: [
+          el("srv", "Node", "Server"),
+          el("db", "SystemSoftware", "DBMS"),
+          el("fn", "ApplicationFunction", "Billing"),
+          el("app", "ApplicationComponent", "ERP"),
+          el("crm", "ApplicationComponent", "CRM"),
+        ],
+        relationships: [
+          rel("comp", "Composition", "srv", "db"),
+          // Nested the other way: the function's node holds the component's.
+          rel("assign", "Assignment", "app", "fn"),
+          rel("flow", "Flow", "app", "crm"),
+        ],
+        views: [
+          view(
+            "v",
+            "Nested",
+            node("nsrv", "srv", node("ndb", "db")) + node("nfn", "fn", node("napp", "app")) + node("ncrm", "crm"),
+          ),
+        ],
+      }),
+    );
+    const result = await validateModel({ ctx });
+    expect(of(result, "relationship_on_no_view")).toEqual([{ id: "flow", view: null }]);
+    expect(of(result, "nesting_without_relationship")).toEqual([]);
+  });
+
   test("view referencing a missing object: a connection whose end is not on its view", async () => {
     const ctx = await load(
       model({
