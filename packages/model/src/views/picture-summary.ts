@@ -2,6 +2,7 @@ import type { Database } from "@ams/db";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { RenderInput, RenderNode } from "../render/types.ts";
+import { anyOf } from "../sql.ts";
 
 /** At most this many overlaps and undrawn relationships are listed; the counts are always complete. */
 const LISTED = 20;
@@ -34,10 +35,6 @@ export const ViewPictureSummary = z.object({
     .describe("The first of them (add_to_view or create_connection draws them)"),
 });
 export type ViewPictureSummary = z.infer<typeof ViewPictureSummary>;
-
-/** A text[] parameter, passed as JSON so that both drivers (postgres.js and PGlite) pass it alike. */
-const textArray = (values: readonly string[]) =>
-  sql`array(select json_array_elements_text(${JSON.stringify(values)}::json))`;
 
 const labelOf = (n: RenderNode) => n.element?.name || n.label || n.kind;
 
@@ -91,7 +88,7 @@ export async function summarizePicture(
       ? []
       : await database.rows<{ id: string; type: string; source: string; target: string }>(
           sql`select id, type, source_id as source, target_id as target from relationships
-              where workspace_id = ${ws} and source_id = any(${textArray(shownIds)}) order by ord`,
+              where workspace_id = ${ws} and source_id = ${anyOf(shownIds)} order by ord`,
         );
   const missing = leaving.filter((r) => shown.has(r.target) && !drawn.has(r.id));
   const listed = missing.slice(0, LISTED);
@@ -101,7 +98,7 @@ export async function summarizePicture(
       ? []
       : (
           await database.rows<{ id: string; name: string | null }>(
-            sql`select id, name from elements where workspace_id = ${ws} and id = any(${textArray(ends)})`,
+            sql`select id, name from elements where workspace_id = ${ws} and id = ${anyOf(ends)}`,
           )
         ).map((e) => [e.id, e.name]),
   );

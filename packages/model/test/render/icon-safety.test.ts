@@ -80,16 +80,17 @@ describe("plugin icons resvg cannot draw", () => {
     expect(pixel(png, 20, 20)).toEqual(pixel(direct, 20, 20));
   });
 
-  test("a view without plugin icons is not checked at all; verdicts are kept per icon", async () => {
+  test("a view without plugin icons is not checked at all; verdicts are kept per icon, not per placement", async () => {
     const plain = view('<rect x="10" y="10" width="20" height="20" fill="#00f"/>');
     const started = performance.now();
     expect(await withoutUnsafeIcons(plain)).toEqual({ svg: plain, removed: 0 });
     expect(performance.now() - started).toBeLessThan(5);
     const withGood = view(pluginIconMarkup(good, 10, 10, 20));
     expect((await withoutUnsafeIcons(withGood)).removed).toBe(0);
-    // Known now: answered without a child process.
+    // Known now, wherever a view places it: answered without a child process.
     const again = performance.now();
     expect((await withoutUnsafeIcons(withGood)).removed).toBe(0);
+    expect((await withoutUnsafeIcons(view(pluginIconMarkup(good, 150, 60, 20)))).removed).toBe(0);
     expect(performance.now() - again).toBeLessThan(5);
   });
 });

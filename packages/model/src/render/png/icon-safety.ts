@@ -15,8 +15,12 @@ import { fileURLToPath } from "node:url";
 const CHILD = fileURLToPath(new URL("./icon-check-child.ts", import.meta.url));
 const verdicts = new Map<string, boolean>();
 
-/** An inline plugin icon (our renderer's `<svg class="icon" …>…</svg>`) or an SVG image icon, as placed in a view. */
-type Found = { start: number; end: number; markup: string; box: { x: number; y: number; size: number } };
+/**
+ * An inline plugin icon (our renderer's `<svg class="icon" …>…</svg>`) or an SVG image icon, where the view places
+ * it, with the document that checks it (the icon alone, moved to the origin of a canvas the size of its box, so that
+ * every placement of one icon at one size shares a verdict) and that document's hash.
+ */
+type Found = { start: number; end: number; markup: string; doc: string; key: string };
 
 const ICON_START = /<(svg|image) class="icon" x="(-?[\d.e+-]+)" y="(-?[\d.e+-]+)" width="([\d.e+-]+)"/g;
 
@@ -25,11 +29,17 @@ function icons(svg: string): Found[] {
   const found: Found[] = [];
   for (const m of svg.matchAll(ICON_START)) {
     const start = m.index ?? 0;
-    const box = { x: Number(m[2]), y: Number(m[3]), size: Number(m[4]) };
+    const size = m[4] ?? "0";
+    const place = (end: number) => {
+      const markup = svg.slice(start, end);
+      const doc =
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">` +
+        `${markup.replace(` x="${m[2]}" y="${m[3]}"`, ' x="0" y="0"')}</svg>`;
+      found.push({ start, end, markup, doc, key: createHash("sha256").update(doc).digest("base64url") });
+    };
     if (m[1] === "image") {
       const end = svg.indexOf(">", start) + 1;
-      const markup = svg.slice(start, end);
-      if (markup.includes('href="data:image/svg+xml')) found.push({ start, end, markup, box });
+      if (svg.slice(start, end).includes('href="data:image/svg+xml')) place(end);
       continue;
     }
     // Balanced: nested <svg> elements inside the icon open and close within it (self-closing ones do neither).
@@ -45,17 +55,10 @@ function icons(svg: string): Found[] {
         break;
       }
     }
-    if (end > start) found.push({ start, end, markup: svg.slice(start, end), box });
+    if (end > start) place(end);
   }
   return found;
 }
-
-/** The icon alone on a canvas the size of its own box in the view. */
-const alone = (icon: Found) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" width="${icon.box.size}" height="${icon.box.size}" ` +
-  `viewBox="${icon.box.x} ${icon.box.y} ${icon.box.size} ${icon.box.size}">${icon.markup}</svg>`;
-
-const keyOf = (icon: Found) => createHash("sha256").update(alone(icon)).digest("base64url");
 
 /**
  * `svg` without the plugin icons resvg cannot draw safely (checked once per icon per process), and whether any was
@@ -69,12 +72,9 @@ export async function withoutUnsafeIcons(
   const found = icons(svg);
   if (found.length === 0) return { svg, removed: 0 };
   const unknown = new Map<string, Found>();
-  for (const icon of found) {
-    const key = keyOf(icon);
-    if (!verdicts.has(key)) unknown.set(key, icon);
-  }
+  for (const icon of found) if (!verdicts.has(icon.key)) unknown.set(icon.key, icon);
   if (unknown.size > 0) {
-    const checked = await check([...unknown.values()].map(alone));
+    const checked = await check([...unknown.values()].map((icon) => icon.doc));
     for (const [i, key] of [...unknown.keys()].entries()) {
       const safe = checked[i] ?? false;
       verdicts.set(key, safe);
@@ -89,7 +89,7 @@ export async function withoutUnsafeIcons(
   let at = 0;
   let removed = 0;
   for (const icon of found) {
-    if (verdicts.get(keyOf(icon)) !== false) continue;
+    if (verdicts.get(icon.key) !== false) continue;
     out += svg.slice(at, icon.start);
     at = icon.end;
     removed++;
