@@ -13,6 +13,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { type ListenHandlers, listenPostgres, type StopListening } from "./listen.ts";
 import { migratePostgresLocked } from "./migrate-lock.ts";
+import { PgliteThread } from "./pglite-thread.ts";
 import * as schema from "./schema/index.ts";
 
 export type { ListenHandlers, StopListening } from "./listen.ts";
@@ -155,11 +156,27 @@ async function openPostgres(url: string, max: number, name: string): Promise<Dat
   };
 }
 
-async function openPglite(dataDir = "./data/pglite", loadDataDir?: Blob): Promise<Database> {
+/**
+ * PGlite in `dataDir`. A server's database runs on a thread of its own (pglite-thread.ts: its statements no longer
+ * hold the thread that serves requests); PGLITE_THREAD=false keeps it on the calling thread, as do the command-line
+ * tools' migrated template and the copies loaded from it (`onThisThread`, `loadDataDir`: dumped and loaded with
+ * PGlite's own API).
+ */
+async function openPglite(
+  dataDir = "./data/pglite",
+  opts: { loadDataDir?: Blob; onThisThread?: boolean } = {},
+): Promise<Database> {
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = loadDataDir ? new PGlite({ dataDir, loadDataDir }) : new PGlite(dataDir);
+  const { loadDataDir } = opts;
+  const onThisThread = opts.onThisThread || loadDataDir !== undefined || process.env.PGLITE_THREAD === "false";
+  const client = !onThisThread
+    ? new PgliteThread(dataDir)
+    : loadDataDir
+      ? new PGlite({ dataDir, loadDataDir })
+      : new PGlite(dataDir);
   await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // drizzle's PGlite driver calls query() and transaction() of its client, which the thread answers alike.
+  const db = drizzlePglite({ client: client as PGlite, schema }) as unknown as Db;
   return {
     db,
     kind: "pglite",
@@ -205,14 +222,14 @@ export async function openMigratedMemoryDatabase(cacheDir: string): Promise<Data
   }
   if (copy) {
     try {
-      const database = await openPglite("memory://", copy);
+      const database = await openPglite("memory://", { loadDataDir: copy });
       await migrateDatabase(database);
       return database;
     } catch {
       rmSync(file, { force: true });
     }
   }
-  const database = await openPglite("memory://");
+  const database = await openPglite("memory://", { onThisThread: true });
   await migrateDatabase(database);
   try {
     const client = (database.db as unknown as { $client: PGlite }).$client;

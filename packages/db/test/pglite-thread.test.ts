@@ -1,0 +1,117 @@
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { sql } from "../src/index.ts";
+import { PgliteThread } from "../src/pglite-thread.ts";
+
+/**
+ * The embedded database on its own thread (pglite-thread.ts) answers as PGlite on the calling thread did, and no
+ * longer holds the thread that serves requests while a statement runs.
+ */
+let thread: PgliteThread;
+let local: PGlite;
+beforeAll(async () => {
+  thread = new PgliteThread("memory://");
+  local = new PGlite("memory://");
+  await Promise.all([thread.waitReady, local.waitReady]);
+  for (const db of [thread, local]) {
+    await db.query("create table t (id int primary key, name text not null, at timestamptz default now())");
+  }
+});
+afterAll(async () => {
+  await Promise.all([thread?.close(), local?.close()]);
+});
+
+describe("PGlite on its own thread", () => {
+  test("a long statement leaves the serving thread free: timers keep firing while it runs", async () => {
+    let ticks = 0;
+    let running = true;
+    const tick = () => {
+      ticks++;
+      if (running) setTimeout(tick, 1);
+    };
+    setTimeout(tick, 1);
+    const started = performance.now();
+    await thread.query("select count(*) from generate_series(1, 4000000)");
+    const took = performance.now() - started;
+    running = false;
+    // On the calling thread the statement would have held it the whole time: no tick at all until it ended.
+    expect(took).toBeGreaterThan(100);
+    expect(ticks).toBeGreaterThan(took / 20);
+  });
+
+  test("rows come back as drizzle reads them on the calling thread: timestamps as text, json, bigints, bytes, arrays", async () => {
+    const statement = sql`select ${"x"}::text as s, now()::timestamptz as at, '2026-01-02'::date as d,
+      '{"a":[1,2]}'::jsonb as j, 9007199254740993::int8 as big, '\\x0102'::bytea as b, array[1,2]::int[] as a,
+      interval '1 day' as i, array[now()]::timestamptz[] as ats, null::text as n`;
+    const [threaded] = (await drizzle({ client: thread as unknown as PGlite }).execute(statement)).rows;
+    const [here] = (await drizzle({ client: local }).execute(statement)).rows;
+    // now() differs between the two databases: its shape (text) is what must match.
+    expect(typeof threaded?.at).toBe("string");
+    expect({ ...threaded, at: 0, ats: 0 }).toEqual({ ...here, at: 0, ats: 0 });
+    expect(threaded?.j).toEqual({ a: [1, 2] });
+  });
+
+  test("a refused statement rejects with PostgreSQL's fields, and the database goes on", async () => {
+    await thread.query("insert into t (id, name) values (1, 'one')");
+    const refused = await thread.query("insert into t (id, name) values (1, 'again')").catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Error);
+    expect(refused).toMatchObject({ code: "23505", constraint: "t_pkey", table: "t" });
+    expect((refused as Error).message).toMatch(/duplicate key/);
+    expect((await thread.query<{ n: number }>("select count(*)::int as n from t")).rows).toEqual([{ n: 1 }]);
+  });
+
+  test("a transaction commits when its callback resolves and rolls back when it throws", async () => {
+    await thread.transaction(async (tx) => {
+      await tx.query("insert into t (id, name) values (2, 'two')");
+    });
+    const failure = await thread
+      .transaction(async (tx) => {
+        await tx.query("insert into t (id, name) values (3, 'three')");
+        throw new Error("changed my mind");
+      })
+      .catch((e: unknown) => e);
+    expect((failure as Error).message).toBe("changed my mind");
+    const names = await thread.query<{ name: string }>("select name from t order by id");
+    expect(names.rows.map((r) => r.name)).toEqual(["one", "two"]);
+  });
+
+  test("a statement outside a transaction waits for the open one to end, as PGlite's own lock makes it", async () => {
+    const order: string[] = [];
+    let outside: Promise<void> | undefined;
+    await thread.transaction(async (tx) => {
+      await tx.query("update t set name = 'uno' where id = 1");
+      // Sent while the transaction is open: answered only after it committed, so it sees the update.
+      outside = thread.query<{ name: string }>("select name from t where id = 1").then((r) => {
+        order.push(`outside read ${r.rows[0]?.name}`);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      order.push("transaction ends");
+    });
+    await outside;
+    expect(order).toEqual(["transaction ends", "outside read uno"]);
+  });
+
+  test("a NOTIFY reaches the listener before the committing statement's reply", async () => {
+    const heard: string[] = [];
+    const stop = await thread.listen("changes", (payload) => heard.push(payload));
+    await thread.query("select pg_notify('changes', 'first')");
+    // Heard by the time the statement that notified has answered.
+    expect(heard).toEqual(["first"]);
+    await thread.transaction(async (tx) => {
+      await tx.query("select pg_notify('changes', 'in a transaction')");
+      expect(heard).toEqual(["first"]);
+    });
+    expect(heard).toEqual(["first", "in a transaction"]);
+    await stop();
+    await thread.query("select pg_notify('changes', 'after')");
+    expect(heard).toEqual(["first", "in a transaction"]);
+  });
+
+  test("once closed, every call is refused with a clear error", async () => {
+    const other = new PgliteThread("memory://");
+    await other.waitReady;
+    await other.close();
+    await expect(other.query("select 1")).rejects.toThrow(/embedded database is closed/);
+  });
+});
