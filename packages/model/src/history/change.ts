@@ -87,8 +87,7 @@ export async function withClosedChange<T>(
       // refused by the capture triggers, and whatever `fn` did or answered, the transaction rolls back (below).
       const opening = startChange(ctx.database, tx, ws);
       opening.catch(() => {});
-      // PGlite runs in process (no round trip to save): the opening is answered before `fn` starts.
-      if (ctx.database.kind !== "postgres" && (await opening) === null) throw REFUSED;
+      // On PGlite too: its statements run in the order sent, on the database's own thread (pglite-thread.ts).
       const revision = opening.then((r) => r ?? Promise.reject(REFUSED));
       revision.catch(() => {});
       const change: OpenChange = { workspaceId: ws, revision, summary: options.summary };
