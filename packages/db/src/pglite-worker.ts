@@ -2,12 +2,13 @@ import { parentPort, workerData } from "node:worker_threads";
 import {
   type messages,
   PGlite,
-  parse,
+  type parse,
   protocol,
   type QueryOptions,
   type Results,
   type Transaction,
 } from "@electric-sql/pglite";
+import { type Column, type ColumnParser, readReply } from "./pglite-reply.ts";
 import type { FromWorker, ToWorker, WorkerError } from "./pglite-thread-protocol.ts";
 
 /**
@@ -65,8 +66,11 @@ const internals = db as unknown as {
   parsers: Parameters<typeof parse.parseResults>[1];
 };
 
-/** A statement PostgreSQL has parsed under `name`: its parameters' types and the rows it answers (none: NoData). */
-type Prepared = { name: string; params: number[]; rows: messages.BackendMessage | undefined };
+/**
+ * A statement PostgreSQL has parsed under `name`: its parameters' types, the columns of its rows (none: NoData) and
+ * their parsers for each way of reading them.
+ */
+type Prepared = { name: string; params: number[]; columns: Column[]; parsers: Map<Reading, ColumnParser[]> };
 /** Statements kept parsed, by their text, least recently used first. */
 const statements = new Map<string, Prepared>();
 /** How many: the queries of every verb of the product fit, with room for the one-off ones (migrations). */
@@ -91,8 +95,9 @@ function joined(parts: Uint8Array[]): Uint8Array {
  * PGlite's query() parses, describes, binds, describes and executes it anew every time, six trips into the
  * WebAssembly (~0.55-0.85 ms for a primary-key lookup on this project's test machine against ~0.2 ms bound to a
  * kept statement). PostgreSQL plans a prepared statement as it does those of postgres.js on the server
- * (prepare: true): custom plans first, a generic plan when no worse. The parameters are serialized and the rows
- * parsed as query() does (PGlite's own serializers and parseResults), so callers see the same answer.
+ * (prepare: true): custom plans first, a generic plan when no worse. The parameters are serialized by PGlite's own
+ * serializers and the rows read with its parsers (readReply reads the answer's bytes in place, which PGlite's reader
+ * copies column by column), so callers see the answer query() gave.
  */
 async function prepared(text: string, params: unknown[], read: Reading): Promise<Results> {
   for (let attempt = 0; ; attempt++) {
@@ -116,10 +121,12 @@ async function prepared(text: string, params: unknown[], read: Reading): Promise
       const described = messages.find((m) => m.name === "parameterDescription") as
         | messages.ParameterDescriptionMessage
         | undefined;
+      const rows = messages.find((m) => m.name === "rowDescription") as messages.RowDescriptionMessage | undefined;
       statement = {
         name,
         params: described?.dataTypeIDs ?? [],
-        rows: messages.find((m) => m.name === "rowDescription"),
+        columns: rows?.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) ?? [],
+        parsers: new Map(),
       };
       statements.set(text, statement);
       if (statements.size > STATEMENTS_KEPT) {
@@ -134,27 +141,40 @@ async function prepared(text: string, params: unknown[], read: Reading): Promise
       const serializer = internals.serializers[types[i] ?? 0];
       return serializer ? serializer(value) : String(value);
     });
-    try {
-      const { messages } = await db.execProtocol(
-        joined([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
-        { syncToFs: false },
-      );
-      const [result] = parse.parseResults(
-        statement.rows ? [statement.rows, ...messages] : messages,
-        read.parsers,
-        read.options,
-      );
-      return result ?? { rows: [], fields: [] };
-    } catch (err) {
-      // A table the statement reads changed its columns (a migration): parsed again, once.
-      if (attempt === 0 && (err as { code?: string }).code === "0A000") {
-        statements.delete(text);
-        toClose.push(statement.name);
-        continue;
-      }
-      throw err;
+    let parsers = statement.parsers.get(read);
+    if (!parsers) {
+      parsers = statement.columns.map((column) => read.parsers[column.dataTypeID]);
+      statement.parsers.set(read, parsers);
     }
+    const bytes = await exchange(
+      joined([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
+    );
+    const answer = readReply(bytes, statement.columns, parsers, read.options?.rowMode, announce);
+    if ("reply" in answer) return answer.reply as Results;
+    // A table the statement reads changed its columns (a migration): parsed again, once.
+    if (attempt === 0 && (answer.error as { code?: string }).code === "0A000") {
+      statements.delete(text);
+      toClose.push(statement.name);
+      continue;
+    }
+    throw answer.error;
   }
+}
+
+/** The backend's bytes for `message`, unread by PGlite (readReply reads them). */
+async function exchange(message: Uint8Array): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  // Each chunk is a view of the WebAssembly's memory, reused once the call returns: copied.
+  await db.execProtocolRawStream(message, { syncToFs: false, onRawData: (chunk) => chunks.push(chunk.slice()) });
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : joined(chunks);
+}
+
+/**
+ * A notification found in a statement's answer, which PGlite did not read: sent to the serving thread at once, as
+ * PGlite's own listeners (below) send those it reads (a transaction's, at its COMMIT).
+ */
+function announce(channel: string, payload: string) {
+  if (listening.has(channel)) send({ notify: channel, payload });
 }
 /** Open transactions: each callback's handle and how to end it. */
 const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
@@ -208,6 +228,10 @@ async function handle(message: ToWorker): Promise<unknown> {
       return null;
     }
     case "listen": {
+      // PostgreSQL folds an unquoted channel name to lower case; notifications name it so (announce, above).
+      if (message.channel !== message.channel.toLowerCase()) {
+        throw new Error(`listen: channel names are lower case here (got ${message.channel})`);
+      }
       if (!listening.has(message.channel)) {
         // Sent at once, while the statement that notified is still being answered: the notification reaches the
         // serving thread before that statement's reply does, as it reached in-thread listeners (same port, in order).

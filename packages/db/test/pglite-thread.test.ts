@@ -52,6 +52,27 @@ describe("PGlite on its own thread", () => {
     expect(threaded?.j).toEqual({ a: [1, 2] });
   });
 
+  test("each statement's answer has the shape PGlite's query() gives: rows, fields, command and counts", async () => {
+    const statements: [string, unknown[]][] = [
+      ["create table shapes (id int primary key, name text)", []],
+      ["insert into shapes values ($1, $2), ($3, $4)", [1, "a", 2, "b"]],
+      ["update shapes set name = name || $1 where id > $2 returning id, name", ["!", 0]],
+      ["select id, name, id as id from shapes where id = $1", [1]],
+      ["select count(*)::int as n, null::text as nothing from shapes where name like $1", ["%!"]],
+      ["delete from shapes where id = $1", [2]],
+      ["select * from shapes where false", []],
+    ];
+    for (const [text, params] of statements) {
+      for (const rowMode of ["object", "array"] as const) {
+        if (text.startsWith("create") && rowMode === "array") continue;
+        const threaded = await thread.query(text, params, { rowMode });
+        const here = await local.query(text, params, { rowMode });
+        expect(threaded, text).toEqual(here);
+        if (text.startsWith("insert") || text.startsWith("delete")) break;
+      }
+    }
+  });
+
   test("a refused statement rejects with PostgreSQL's fields, and the database goes on", async () => {
     await thread.query("insert into t (id, name) values (1, 'one')");
     const refused = await thread.query("insert into t (id, name) values (1, 'again')").catch((e: unknown) => e);
