@@ -62,7 +62,13 @@ async function startService(
   const profile = process.env.LOAD_CPU_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.LOAD_CPU_PROFILE}`] : [];
   // A service runs with the NODE_OPTIONS its image gives it; the floor (bench/load-floor.ts, the same code in both
   // trees of a comparison) with none.
-  const processEnv = { PATH: process.env.PATH ?? "", ...env, METRICS_PORT: String(metricsPort) };
+  const processEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    ...env,
+    METRICS_PORT: String(metricsPort),
+  };
+  // PGLITE_TRACE=<file>: the embedded database's time per statement, written by each process (packages/db).
+  if (process.env.PGLITE_TRACE) processEnv.PGLITE_TRACE = `${process.env.PGLITE_TRACE}.${name}`;
   // LOAD_NODE_ARGS: more arguments for node in every process (e.g. `--import /path/trace.mjs`), space-separated.
   const extra = process.env.LOAD_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const child: ChildProcess = spawn(process.execPath, [...profile, ...extra, path], {

@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
-import type { QueryOptions, Results } from "@electric-sql/pglite";
-import type { FromWorker, ThreadQueryOptions, ToWorker, WorkerError } from "./pglite-thread-protocol.ts";
+import { type QueryOptions, type Results, types } from "@electric-sql/pglite";
+import { type ColumnParser, readReply } from "./pglite-reply.ts";
+import type { FromWorker, RawReply, ThreadQueryOptions, ToWorker, WorkerError } from "./pglite-thread-protocol.ts";
 
 /** What a statement is sent with: PGlite's arguments. */
 type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
@@ -28,6 +29,11 @@ export class PgliteThread {
   readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   #nextId = 1;
+  #nextTx = 1;
+  /** PGlite's parsers of the rows' text, by type (see the ready message). */
+  readonly #parsers: Record<number, (value: string, type: number) => unknown> = { ...types.parsers };
+  /** How rows are read for each kind of call (row shape, types kept as text), merged once per kind. */
+  readonly #readings = new Map<string, Reading>();
   /** Why the thread can no longer answer (it failed or was closed); every later call is refused with it. */
   #dead: Error | undefined;
   readonly waitReady: Promise<void>;
@@ -42,8 +48,14 @@ export class PgliteThread {
       if ("notify" in message) {
         for (const listener of this.#listeners.get(message.notify) ?? []) listener(message.payload);
       } else if ("ready" in message) {
-        if (message.ready) ready.resolve();
-        else ready.reject(toError(message.error));
+        if (message.ready) {
+          // PGlite's parsers, with one for each array type as PGlite adds them (_initArrayTypes).
+          for (const [array, element] of message.arrays) {
+            const parseElement = this.#parsers[element];
+            this.#parsers[array] = (value: string) => types.arrayParser(value, parseElement as never, array);
+          }
+          ready.resolve();
+        } else ready.reject(toError(message.error));
       } else {
         const call = this.#pending.get(message.id);
         if (!call) return;
@@ -68,18 +80,35 @@ export class PgliteThread {
     this.waitReady.catch(() => {});
   }
 
-  query: Query = (text, params, options) =>
-    this.#call({ op: "query", text, params, options: threadOptions(options) }) as never;
+  query: Query = (text, params, options) => {
+    const read = this.#reading(options);
+    return this.#call({ op: "query", text, params }).then((reply) => this.#rows(reply as RawReply, read)) as never;
+  };
 
-  /** Runs `callback` in a transaction: committed when it resolves, rolled back when it throws. */
+  /**
+   * Runs `callback` in a transaction: committed when it resolves, rolled back when it throws.
+   *
+   * The callback's first statement is sent right behind the transaction's opening, without waiting for its answer:
+   * the database's thread opens the transaction (PGlite's lock, held until the end) and runs that statement at once.
+   * Waiting for the opening's answer first would hold the lock, idle, for a trip through this thread's event loop,
+   * which under load queues behind other requests' work: every other statement of the process waits meanwhile.
+   */
   async transaction<T>(callback: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
-    const tx = (await this.#call({ op: "begin" })) as number;
+    const tx = this.#nextTx++;
+    const opened = this.#call({ op: "begin", tx });
+    // A failed opening fails the callback's statements too (they wait for it there); it is reported below.
+    opened.catch(() => {});
     let result: T;
     try {
       result = await callback({
-        query: (text, params, options) =>
-          this.#call({ op: "query", tx, text, params, options: threadOptions(options) }) as never,
+        query: (text, params, options) => {
+          const read = this.#reading(options);
+          return this.#call({ op: "query", tx, text, params }).then((reply) =>
+            this.#rows(reply as RawReply, read),
+          ) as never;
+        },
       });
+      await opened;
     } catch (err) {
       await this.#call({ op: "end", tx, commit: false }).catch(() => {});
       throw err;
@@ -115,6 +144,33 @@ export class PgliteThread {
     }
   }
 
+  #reading(options: QueryOptions | undefined): Reading {
+    const thread = threadOptions(options);
+    const key = `${thread?.rowMode ?? ""}:${thread?.identity?.join(",") ?? ""}`;
+    let known = this.#readings.get(key);
+    if (!known) {
+      const parsers = { ...this.#parsers };
+      for (const oid of thread?.identity ?? []) parsers[oid] = (value: string) => value;
+      known = { rowMode: thread?.rowMode, parsers };
+      this.#readings.set(key, known);
+    }
+    return known;
+  }
+
+  /**
+   * A statement's rows read from the backend's bytes, here (see pglite-worker.ts's prepared): each column by PGlite's
+   * parser for its type, the rows as objects unless asked as arrays. A notification in the answer (a statement
+   * outside a transaction that notified) reaches the listeners before the reply does, as it did from PGlite.
+   */
+  #rows(reply: RawReply, read: Reading): Results {
+    const parsers: ColumnParser[] = reply.columns.map((column) => read.parsers[column.dataTypeID]);
+    const answer = readReply(reply.raw, reply.columns, parsers, read.rowMode, (channel, payload) => {
+      for (const listener of this.#listeners.get(channel) ?? []) listener(payload);
+    });
+    if ("error" in answer) throw answer.error;
+    return answer.reply as Results;
+  }
+
   #call(message: DistributiveOmit<ToWorker, "id">): Promise<unknown> {
     if (this.#dead) return Promise.reject(this.#dead);
     const id = this.#nextId++;
@@ -130,6 +186,16 @@ export class PgliteThread {
     if (this.#pending.size === 0) this.#worker.unref();
   }
 }
+
+/**
+ * How a kind of call's rows are read: the row shape and PGlite's parsers, with the identity for the types the caller
+ * keeps as text (drizzle's: timestamps, dates, intervals and their arrays). Merged once per kind of call: PGlite's
+ * parseResults copied its whole parser table into a new object for every statement that brought parsers of its own.
+ */
+type Reading = {
+  rowMode: "array" | "object" | undefined;
+  parsers: Record<number, (value: string, type: number) => unknown>;
+};
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

@@ -1,15 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
-import {
-  type messages,
-  PGlite,
-  type parse,
-  protocol,
-  type QueryOptions,
-  type Results,
-  type Transaction,
-} from "@electric-sql/pglite";
-import { type Column, type ColumnParser, readReply } from "./pglite-reply.ts";
-import type { FromWorker, ToWorker, WorkerError } from "./pglite-thread-protocol.ts";
+import { type messages, PGlite, protocol, type Transaction } from "@electric-sql/pglite";
+import { type Column, readReply } from "./pglite-reply.ts";
+import type { FromWorker, RawReply, ToWorker, WorkerError } from "./pglite-thread-protocol.ts";
 
 /**
  * The embedded database's own thread (see pglite-thread.ts): PGlite runs PostgreSQL compiled to WebAssembly on the
@@ -21,7 +13,7 @@ const port = parentPort;
 if (!port) throw new Error("pglite-worker.ts runs as a worker thread (pglite-thread.ts starts it)");
 const { dataDir } = workerData as { dataDir: string };
 
-const send = (message: FromWorker) => port.postMessage(message);
+const send = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
 
 /** A refusal as plain data: PostgreSQL's fields (code, constraint, table, detail…) are what callers read. */
 function asError(err: unknown): WorkerError {
@@ -35,27 +27,6 @@ function asError(err: unknown): WorkerError {
   return { name: "Error", message: String(err), fields: {} };
 }
 
-/**
- * How a statement's rows are read: the row shape, and PGlite's parsers with the identity for the types the caller
- * keeps as text (parser functions cannot cross threads: drizzle's are the identity for the types it lists). Merged
- * once per kind of call: PGlite's parseResults would copy its whole parser table into a new object for every
- * statement that brings parsers of its own (~5% of this thread's time under load).
- */
-type Reading = { options: QueryOptions | undefined; parsers: Parameters<typeof parse.parseResults>[1] };
-const readings = new Map<string, Reading>();
-
-function reading(options: { rowMode?: "array" | "object"; identity?: number[] } | undefined): Reading {
-  const key = `${options?.rowMode ?? ""}:${options?.identity?.join(",") ?? ""}`;
-  let known = readings.get(key);
-  if (!known) {
-    const parsers = { ...internals.parsers };
-    for (const oid of options?.identity ?? []) parsers[oid] = (value: string) => value;
-    known = { options: options?.rowMode ? { rowMode: options.rowMode } : undefined, parsers };
-    readings.set(key, known);
-  }
-  return known;
-}
-
 const db = new PGlite(dataDir);
 
 /** PGlite's locks (what its own query() takes) and its type serializers, which the statements below use alike. */
@@ -63,14 +34,10 @@ const internals = db as unknown as {
   _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
   serializers: Record<number, (value: unknown) => string>;
-  parsers: Parameters<typeof parse.parseResults>[1];
 };
 
-/**
- * A statement PostgreSQL has parsed under `name`: its parameters' types, the columns of its rows (none: NoData) and
- * their parsers for each way of reading them.
- */
-type Prepared = { name: string; params: number[]; columns: Column[]; parsers: Map<Reading, ColumnParser[]> };
+/** A statement PostgreSQL has parsed under `name`: its parameters' types and the columns of its rows (none: NoData). */
+type Prepared = { name: string; params: number[]; columns: Column[] };
 /** Statements kept parsed, by their text, least recently used first. */
 const statements = new Map<string, Prepared>();
 /** How many: the queries of every verb of the product fit, with room for the one-off ones (migrations). */
@@ -96,10 +63,15 @@ function joined(parts: Uint8Array[]): Uint8Array {
  * WebAssembly (~0.55-0.85 ms for a primary-key lookup on this project's test machine against ~0.2 ms bound to a
  * kept statement). PostgreSQL plans a prepared statement as it does those of postgres.js on the server
  * (prepare: true): custom plans first, a generic plan when no worse. The parameters are serialized by PGlite's own
- * serializers and the rows read with its parsers (readReply reads the answer's bytes in place, which PGlite's reader
- * copies column by column), so callers see the answer query() gave.
+ * serializers.
+ *
+ * The answer is the backend's bytes, unread, with the statement's columns: the serving thread reads the rows from
+ * them (readReply, with PGlite's parsers), the bytes handed over without a copy. Reading the rows here and cloning
+ * them across cost this thread, which every statement of the process waits for, more than running the statement:
+ * for a list of 600 relationships ~1.5 ms of reading and ~1 ms of cloning against ~1.3 ms in PostgreSQL. A refusal
+ * is read here, so that a statement whose table changed its columns is parsed again.
  */
-async function prepared(text: string, params: unknown[], read: Reading): Promise<Results> {
+async function prepared(text: string, params: unknown[]): Promise<RawReply> {
   for (let attempt = 0; ; attempt++) {
     let statement = statements.get(text);
     if (statement) {
@@ -126,7 +98,6 @@ async function prepared(text: string, params: unknown[], read: Reading): Promise
         name,
         params: described?.dataTypeIDs ?? [],
         columns: rows?.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) ?? [],
-        parsers: new Map(),
       };
       statements.set(text, statement);
       if (statements.size > STATEMENTS_KEPT) {
@@ -141,16 +112,12 @@ async function prepared(text: string, params: unknown[], read: Reading): Promise
       const serializer = internals.serializers[types[i] ?? 0];
       return serializer ? serializer(value) : String(value);
     });
-    let parsers = statement.parsers.get(read);
-    if (!parsers) {
-      parsers = statement.columns.map((column) => read.parsers[column.dataTypeID]);
-      statement.parsers.set(read, parsers);
-    }
-    const bytes = await exchange(
+    const raw = await exchange(
       joined([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
     );
-    const answer = readReply(bytes, statement.columns, parsers, read.options?.rowMode, announce);
-    if ("reply" in answer) return answer.reply as Results;
+    if (!refused(raw)) return { raw, columns: statement.columns };
+    const answer = readReply(raw, statement.columns, [], "array", announce);
+    if ("reply" in answer) return { raw, columns: statement.columns };
     // A table the statement reads changed its columns (a migration): parsed again, once.
     if (attempt === 0 && (answer.error as { code?: string }).code === "0A000") {
       statements.delete(text);
@@ -159,6 +126,15 @@ async function prepared(text: string, params: unknown[], read: Reading): Promise
     }
     throw answer.error;
   }
+}
+
+/** Whether the answer holds an ErrorResponse: its messages' headers only are read, not their content. */
+function refused(bytes: Uint8Array): boolean {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 0; at + 5 <= bytes.length; at += 1 + view.getInt32(at + 1)) {
+    if (bytes[at] === 0x45) return true;
+  }
+  return false;
 }
 
 /** The backend's bytes for `message`, unread by PGlite (readReply reads them). */
@@ -178,43 +154,107 @@ function announce(channel: string, payload: string) {
 }
 /** Open transactions: each callback's handle and how to end it. */
 const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
-let nextTx = 1;
+/** Transactions asked for and not open yet (waiting for the lock): their statements wait for them. */
+const opening = new Map<number, Promise<void>>();
 const listening = new Map<string, () => Promise<void>>();
 
+/**
+ * PGLITE_TRACE=<file>: this thread's time per statement text (calls, total and slowest milliseconds, from the call's
+ * arrival here to its answer, waits for the locks included), written to <file>.<pid> as JSON every 2 s: where the embedded
+ * database's time goes under a load (`bench:load` with LOAD_NODE_ARGS unneeded: the variable reaches this thread).
+ */
+const tracePath = process.env.PGLITE_TRACE;
+const traced = new Map<string, { calls: number; ms: number; max: number }>();
+if (tracePath) {
+  const { writeFileSync } = await import("node:fs");
+  const write = () =>
+    writeFileSync(
+      `${tracePath}.${process.pid}`,
+      JSON.stringify(
+        [...traced].map(([text, t]) => ({ text, ...t })).sort((a, b) => b.ms - a.ms),
+        null,
+        1,
+      ),
+    );
+  setInterval(write, 2000).unref();
+}
+function trace(text: string, started: number) {
+  const ms = performance.now() - started;
+  const known = traced.get(text) ?? { calls: 0, ms: 0, max: 0 };
+  known.calls++;
+  known.ms += ms;
+  known.max = Math.max(known.max, ms);
+  traced.set(text, known);
+}
+
 async function handle(message: ToWorker): Promise<unknown> {
+  if (!tracePath || message.op === "query") return handleMessage(message);
+  const started = performance.now();
+  try {
+    return await handleMessage(message);
+  } finally {
+    trace(`<${message.op}>`, started);
+  }
+}
+
+async function handleMessage(message: ToWorker): Promise<unknown> {
   switch (message.op) {
     case "query": {
       const { text, params = [] } = message;
-      const read = reading(message.options);
       if (message.tx === undefined) {
         // As query() does: after any open transaction, alone, then written out to the data directory.
         return await internals._runExclusiveTransaction(async () => {
-          const result = await internals._runExclusiveQuery(() => prepared(text, params, read));
+          const started = performance.now();
+          const result = await internals._runExclusiveQuery(() => prepared(text, params));
           await db.syncToFs();
+          if (tracePath) trace(text, started);
           return result;
         });
       }
+      // Sent right behind its transaction's opening (pglite-thread.ts): it waits until the transaction is open.
+      await opening.get(message.tx);
       if (!transactions.has(message.tx)) throw new Error(`transaction ${message.tx} is not open`);
       // Inside its transaction (which holds the transaction lock), alone among statements.
-      return await internals._runExclusiveQuery(() => prepared(text, params, read));
+      return await internals._runExclusiveQuery(async () => {
+        const started = performance.now();
+        const result = await prepared(text, params);
+        if (tracePath) trace(`[tx] ${text}`, started);
+        return result;
+      });
     }
     case "begin": {
-      const tx = nextTx++;
+      const { tx } = message;
+      if (opening.has(tx) || transactions.has(tx)) throw new Error(`transaction ${tx} is already open`);
       const begun = Promise.withResolvers<void>();
+      // Registered before anything is awaited: the transaction's statements, which arrive right behind this message,
+      // find it and wait for it.
+      opening.set(tx, begun.promise);
+      begun.promise.catch(() => {});
       // Settles when the transaction has committed or rolled back: answered as the end message's reply.
       const done = db.transaction(async (handle) => {
         const ended = Promise.withResolvers<boolean>();
         transactions.set(tx, { tx: handle, end: ended.resolve });
         begun.resolve();
+        const heldFrom = performance.now();
         const commit = await ended.promise;
+        if (tracePath) trace("<tx held, begin to end>", heldFrom);
         if (!commit) await handle.rollback();
       });
       ends.set(tx, done);
-      // A transaction that could not open (the database closed) rejects `done` before `begun` settles.
-      await Promise.race([begun.promise, done]);
+      // A transaction that could not open (the database closed) rejects `done` before `begun` settles: its
+      // statements are refused with that error.
+      done.catch((err: unknown) => begun.reject(err));
+      try {
+        await Promise.race([begun.promise, done]);
+      } finally {
+        opening.delete(tx);
+      }
       return tx;
     }
     case "end": {
+      // An end that overtakes its transaction's opening (a callback that failed before its first statement) waits
+      // for it, so that no transaction is left open waiting for an end that came first.
+      await opening.get(message.tx)?.catch(() => {});
       const open = transactions.get(message.tx);
       const done = ends.get(message.tx);
       if (!open || !done) throw new Error(`transaction ${message.tx} is not open`);
@@ -259,12 +299,23 @@ const ends = new Map<number, Promise<void>>();
 
 port.on("message", (message: ToWorker) => {
   handle(message).then(
-    (result) => send({ id: message.id, result }),
+    (result) => {
+      // A statement's bytes are handed over, not copied (they are a buffer of their own: see exchange).
+      const raw = (result as Partial<RawReply> | null)?.raw;
+      send({ id: message.id, result }, raw ? [raw.buffer as ArrayBuffer] : undefined);
+    },
     (err: unknown) => send({ id: message.id, error: asError(err) }),
   );
 });
 
 db.waitReady.then(
-  () => send({ ready: true }),
+  async () => {
+    // Each array type and its element's type, read as PGlite reads them for its own parsers (_initArrayTypes): the
+    // serving thread's parsers of the rows are PGlite's, built the same way there.
+    const { rows } = await db.query<{ oid: number; typarray: number }>(
+      "select oid, typarray from pg_type where typarray <> 0",
+    );
+    send({ ready: true, arrays: rows.map((r) => [r.typarray, r.oid] as [number, number]) });
+  },
   (err: unknown) => send({ ready: false, error: asError(err) }),
 );

@@ -73,6 +73,54 @@ describe("PGlite on its own thread", () => {
     }
   });
 
+  test("text is read as it was written: accents, other scripts, emoji, long values and nulls side by side", async () => {
+    const values = [
+      "plain",
+      "Société générale",
+      "Ωμέγα",
+      "数据中心",
+      "🚀 launch",
+      "x".repeat(300),
+      "é".repeat(200),
+      "",
+    ];
+    for (const db of [thread, local]) {
+      await db.query("create table texts (id int primary key, a text, b text, n int)");
+      for (const [i, value] of values.entries()) {
+        await db.query("insert into texts values ($1, $2, $3, $4)", [i, value, i % 2 ? null : `${value}|${i}`, i]);
+      }
+    }
+    const text = "select a, b, n, a || b as ab from texts order by id";
+    for (const rowMode of ["object", "array"] as const) {
+      const threaded = await thread.query(text, [], { rowMode });
+      expect(threaded).toEqual(await local.query(text, [], { rowMode }));
+    }
+    const { rows } = await thread.query<{ a: string }>("select a from texts order by id");
+    expect(rows.map((r) => r.a)).toEqual(values);
+  });
+
+  test("a transaction's first statement runs right behind its opening, and transactions queue in order", async () => {
+    await thread.query("create table queue (n int)");
+    // Three transactions asked for at once: each opens when the one before has ended, its statements in between.
+    await Promise.all(
+      [1, 2, 3].map((n) =>
+        thread.transaction(async (tx) => {
+          await tx.query("insert into queue values ($1)", [n]);
+          await tx.query("insert into queue values ($1)", [n * 10]);
+        }),
+      ),
+    );
+    const { rows } = await thread.query<{ n: number }>("select n from queue");
+    expect(rows.map((r) => r.n)).toEqual([1, 10, 2, 20, 3, 30]);
+    // A callback that fails before its first statement leaves no transaction open behind it.
+    await expect(
+      thread.transaction(async () => {
+        throw new Error("nothing to do");
+      }),
+    ).rejects.toThrow("nothing to do");
+    expect((await thread.query<{ n: number }>("select count(*)::int as n from queue")).rows).toEqual([{ n: 6 }]);
+  });
+
   test("a refused statement rejects with PostgreSQL's fields, and the database goes on", async () => {
     await thread.query("insert into t (id, name) values (1, 'one')");
     const refused = await thread.query("insert into t (id, name) values (1, 'again')").catch((e: unknown) => e);
