@@ -41,6 +41,7 @@ export * from "./history/schemas.ts";
 export * from "./history/versions.ts";
 export * from "./history/workspace-history.ts";
 export * from "./ids.ts";
+export { clearListMemory } from "./list-memory.ts";
 export * from "./list-shape.ts";
 export * from "./metamodel/verbs.ts";
 export * from "./nodes/write.ts";

@@ -1,6 +1,7 @@
 import { invalid } from "@ams/shared";
 import { type SQL, sql } from "drizzle-orm";
 import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { atRevision } from "../list-memory.ts";
 import type { ListWindow } from "../list-shape.ts";
 import type { ElementPage } from "../pages.ts";
 import { ownPropertiesLateral, propertiesJoin, propsFromJson } from "../properties/values.ts";
@@ -45,20 +46,26 @@ function elementFilter(workspaceId: string, input: ListElementsQuery): SQL {
 export async function pageElements({ ctx, input }: Verb<ListElementsQuery & ListWindow>): Promise<ElementPage> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
-  const [rows, counted] = await Promise.all([
-    ctx.database.rows<ElementListRow>(elementListQuery(ws, input)),
-    ctx.database.rows<{ n: number }>(sql`select count(*)::int as n from elements e where ${elementFilter(ws, input)}`),
-  ]);
-  return { items: rows.map((r) => toElement(r, propsFromJson(r.props))), total: counted[0]?.n ?? 0 };
+  return atRevision(ctx.database, ws, "pageElements", input, async () => {
+    const [rows, counted] = await Promise.all([
+      ctx.database.rows<ElementListRow>(elementListQuery(ws, input)),
+      ctx.database.rows<{ n: number }>(
+        sql`select count(*)::int as n from elements e where ${elementFilter(ws, input)}`,
+      ),
+    ]);
+    return { items: rows.map((r) => toElement(r, propsFromJson(r.props))), total: counted[0]?.n ?? 0 };
+  });
 }
 
 export async function listElements({ ctx, input }: Verb<ListElementsPageQuery>): Promise<Element[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
-  const rows = await ctx.database.rows<ElementListRow>(elementListQuery(ws, input));
-  // An unknown `after` matches no row; only an empty page pays for telling it apart from the end of the list.
-  if (rows.length === 0 && input.after) await requireElement(ctx, ws, input.after);
-  return rows.map((r) => toElement(r, propsFromJson(r.props)));
+  return atRevision(ctx.database, ws, "listElements", input, async () => {
+    const rows = await ctx.database.rows<ElementListRow>(elementListQuery(ws, input));
+    // An unknown `after` matches no row; only an empty page pays for telling it apart from the end of the list.
+    if (rows.length === 0 && input.after) await requireElement(ctx, ws, input.after);
+    return rows.map((r) => toElement(r, propsFromJson(r.props)));
+  });
 }
 
 async function requireElement(ctx: RequestContext, workspaceId: string, id: string) {

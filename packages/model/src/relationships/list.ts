@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
 import { getElementRow } from "../elements/internal.ts";
 import type { TypeNames } from "../elements/schemas.ts";
+import { atRevision } from "../list-memory.ts";
 import { type ListWindow, readWindow } from "../list-shape.ts";
 import type { RelationshipPage } from "../pages.ts";
 import { ownPropertiesLateral, propsFromJson, readProperties } from "../properties/values.ts";
@@ -12,17 +13,19 @@ export async function listRelationships({ ctx, input }: Verb<ListRelationshipsQu
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
   const type = input.type ? parseRelationshipType(input.type) : null;
-  const [rows, props] = await Promise.all([
-    ctx.database.rows<RelationshipRow>(
-      sql`select ${relationshipColumns} from relationships where workspace_id = ${ws}
-          ${type ? sql`and type = ${type}` : sql``}
-          ${input.source_id ? sql`and source_id = ${input.source_id}` : sql``}
-          ${input.target_id ? sql`and target_id = ${input.target_id}` : sql``}
-          order by ord`,
-    ),
-    readProperties(ctx.database, ws, "relationship"),
-  ]);
-  return rows.map((r) => toRelationship(r, props.get(r.id)));
+  return atRevision(ctx.database, ws, "listRelationships", input, async () => {
+    const [rows, props] = await Promise.all([
+      ctx.database.rows<RelationshipRow>(
+        sql`select ${relationshipColumns} from relationships where workspace_id = ${ws}
+            ${type ? sql`and type = ${type}` : sql``}
+            ${input.source_id ? sql`and source_id = ${input.source_id}` : sql``}
+            ${input.target_id ? sql`and target_id = ${input.target_id}` : sql``}
+            order by ord`,
+      ),
+      readProperties(ctx.database, ws, "relationship"),
+    ]);
+    return rows.map((r) => toRelationship(r, props.get(r.id)));
+  });
 }
 
 /**
@@ -40,15 +43,17 @@ export async function pageRelationships({
       ${type ? sql`and r.type = ${type}` : sql``}
       ${input.source_id ? sql`and r.source_id = ${input.source_id}` : sql``}
       ${input.target_id ? sql`and r.target_id = ${input.target_id}` : sql``}`;
-  const page = await readWindow<ElementRelationshipRow>(
-    ctx.database,
-    sql`select ${relationshipColumns}, p.props from relationships r
-        left join ${ownPropertiesLateral(ws, "relationship", sql`r.id`)} p on true
-        where ${where} order by r.ord`,
-    sql`select count(*)::int as n from relationships r where ${where}`,
-    input,
-  );
-  return { items: page.items.map((r) => toRelationship(r, propsFromJson(r.props))), total: page.total };
+  return atRevision(ctx.database, ws, "pageRelationships", input, async () => {
+    const page = await readWindow<ElementRelationshipRow>(
+      ctx.database,
+      sql`select ${relationshipColumns}, p.props from relationships r
+          left join ${ownPropertiesLateral(ws, "relationship", sql`r.id`)} p on true
+          where ${where} order by r.ord`,
+      sql`select count(*)::int as n from relationships r where ${where}`,
+      input,
+    );
+    return { items: page.items.map((r) => toRelationship(r, propsFromJson(r.props))), total: page.total };
+  });
 }
 
 export async function listRelationshipTypes({ ctx }: Verb): Promise<TypeNames> {
