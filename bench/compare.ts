@@ -28,16 +28,37 @@ import {
  */
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    rounds: { type: "string", default: "3" },
-    suites: { type: "string", default: DEFAULT_SUITES.join(",") },
-    seconds: { type: "string", default: "10" },
-    neo4j: { type: "boolean", default: false },
-    "own-bench": { type: "boolean", default: false },
-  },
-});
+const USAGE = `usage: pnpm bench:compare [ref] [--rounds N] [--suites a,b] [--seconds S] [--neo4j] [--own-bench]
+  ref          the tree to compare this checkout with (default: the merge base with main)
+  --rounds     rounds per suite and tree, alternating (default 3)
+  --suites     comma-separated, from: ${Object.keys(SUITES).join(", ")} (default ${DEFAULT_SUITES.join(",")})
+  --seconds    length of each load run (default 10)
+  --neo4j      start Neo4j so that the load mix includes explore
+  --own-bench  run each tree's own bench files (default: this checkout's on both)`;
+
+const args = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        rounds: { type: "string", default: "3" },
+        suites: { type: "string", default: DEFAULT_SUITES.join(",") },
+        seconds: { type: "string", default: "10" },
+        neo4j: { type: "boolean", default: false },
+        "own-bench": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+})();
+if (args.values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const { values, positionals } = args;
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const suites: Suite[] = values.suites.split(",").map((name) => {
