@@ -46,6 +46,14 @@ export type Database = {
    * run on the same transaction until the last piece is read.
    */
   pieces<T = Record<string, unknown>>(query: ReturnType<typeof sql>, size: number, on?: DbOrTx): AsyncIterable<T[]>;
+  /**
+   * PostgreSQL only (absent on PGlite): a select's rows as `COPY (...) TO STDOUT` writes them in its text format, handed
+   * to `piece` as they arrive, the rows received since the last piece at once (in order; resolves after the last),
+   * outside any transaction. COPY takes no bind
+   * parameters, so the statement's are written into it as escaped literals (see `inlineParameters`). A `piece` that
+   * throws ends the copy (the connection is given back once the rest is read) with that error.
+   */
+  copyOut?(query: ReturnType<typeof sql>, piece: (bytes: Uint8Array) => void): Promise<void>;
   ping(): Promise<void>;
   /**
    * Subscribes to NOTIFY on `channel` (a connection of its own on PostgreSQL, reconnecting when lost; the embedded
@@ -90,6 +98,29 @@ export function compileQuery(query: ReturnType<typeof sql>): { sql: string; para
   return dialect.sqlToQuery(query);
 }
 
+/**
+ * `text` with each `$n` replaced by parameter n as a literal, for the one statement that takes no bind parameters
+ * (COPY). Strings become `E'...'` literals with every backslash and quote escaped (read the same whatever
+ * `standard_conforming_strings` says); finite numbers and booleans are written as such, null as NULL. Anything else,
+ * a string holding NUL (which PostgreSQL text cannot hold) or a `$n` without its parameter is refused. The statement's
+ * own text must not hold `$` followed by a digit elsewhere (the project's statements are written with drizzle's `sql`,
+ * whose placeholders are the only such).
+ */
+export function inlineParameters(text: string, params: readonly unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const index = Number(n) - 1;
+    if (index < 0 || index >= params.length) throw new Error(`statement names $${n}, which has no parameter`);
+    const value = params[index];
+    if (value === null) return "NULL";
+    if (typeof value === "boolean") return value ? "true" : "false";
+    if (typeof value === "number" && Number.isFinite(value)) return value < 0 ? `(${value})` : String(value);
+    if (typeof value !== "string")
+      throw new Error(`parameter $${n} is of type ${typeof value}, which is not written inline`);
+    if (value.includes("\0")) throw new Error(`parameter $${n} holds a NUL character`);
+    return `E'${value.replace(/[\\']/g, (c) => `\\${c}`)}'`;
+  });
+}
+
 async function openPostgres(url: string, max: number, name: string): Promise<Database> {
   if (!Number.isInteger(max) || max < 1) throw new Error(`the pool size must be a whole number >= 1 (got ${max})`);
   // Unique to this pool, so its connections can be counted in pg_stat_activity (poolStats) and told apart by a DBA.
@@ -126,6 +157,13 @@ async function openPostgres(url: string, max: number, name: string): Promise<Dat
         return (await target.unsafe(text, params as never[], { prepare: true })) as unknown as never[];
       }
       return (await on.execute(query)) as unknown as never[];
+    },
+    async copyOut(query, piece) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      const stream = await client.unsafe(`copy (${inlineParameters(text, params)}) to stdout`).readable();
+      // The stream's own reads join the rows buffered since the last one (PostgreSQL sends a message per row) into
+      // one piece, which is what the caller wants: a few large pieces, not a call per row.
+      for await (const bytes of stream) piece(bytes as Uint8Array);
     },
     async *pieces(query, size, on = db) {
       const target = on === db ? client : (on as unknown as { session?: { client?: postgres.Sql } }).session?.client;

@@ -62,6 +62,8 @@ export function clearListMemory(): void {
 }
 
 function deepFreeze<T>(value: T): T {
+  // Bytes (an answer already serialized) cannot be frozen; nothing writes to them once answered.
+  if (ArrayBuffer.isView(value)) return value;
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
@@ -75,6 +77,8 @@ function deepFreeze<T>(value: T): T {
  */
 function roughBytes(value: unknown, limit: number): number {
   if (typeof value === "string") return 16 + 2 * value.length;
+  // What the bytes keep alive: the whole buffer they are a view of.
+  if (ArrayBuffer.isView(value)) return 64 + value.buffer.byteLength;
   if (value === null || typeof value !== "object") return 16;
   let bytes = 32;
   for (const v of Object.values(value)) {

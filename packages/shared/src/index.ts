@@ -3,6 +3,7 @@ export * from "./errors.ts";
 export * from "./health.ts";
 export * from "./hs256.ts";
 export * from "./input-hygiene.ts";
+export * from "./json-body.ts";
 export * from "./logger.ts";
 export * from "./metamodel/index.ts";
 export * from "./notation/index.ts";

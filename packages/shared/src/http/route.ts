@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
+import { JsonBody } from "../json-body.ts";
 import { etagOf, expectedRevisionOf } from "./etag.ts";
 import { jsonContent, noContent, problemDoc, problemResponses } from "./openapi.ts";
 
@@ -100,7 +101,7 @@ export function answer<T>(status: number, body: T, headers?: Record<string, stri
 export type RouteResult<Out> = Out extends RawOutput
   ? Response
   : Out extends JsonOutput<infer S>
-    ? z.output<S> | Answer<z.output<S>>
+    ? z.output<S> | Answer<z.output<S>> | JsonBody
     : unknown;
 
 function isAnswer(value: unknown): value is Answer<unknown> {
@@ -239,6 +240,11 @@ export function registerRoute<
     if (!json) {
       if (!(result instanceof Response)) throw new Error(`${where} declares a raw output but did not build a Response`);
       return result;
+    }
+    if (result instanceof JsonBody) {
+      // The same header c.json() writes.
+      c.header("Content-Type", "application/json");
+      return c.body(result.body as string, (json.status ?? 200) as SuccessStatus);
     }
     if (!isAnswer(result)) return c.json(result as object, (json.status ?? 200) as SuccessStatus);
     if (!statuses.has(result.status)) throw new Error(`${where} answered ${result.status}, which it does not declare`);

@@ -7,7 +7,7 @@ import {
   getElementRelationships,
   getElementViews,
   ListElementsPageQuery,
-  listElements,
+  listElementsJson,
   listElementTypes,
   Relationship,
   UpdateElementInput,
@@ -45,7 +45,7 @@ export function registerElementRoutes(app: TenantApp) {
         description: "Elements in model order; with `limit`, one page (ask for the next with `after` = its last id)",
       },
     },
-    (c, { query }) => listElements({ ctx: c.var.ctx, input: query }),
+    (c, { query }) => listElementsJson({ ctx: c.var.ctx, input: query }),
   );
   registerRoute(
     app,
