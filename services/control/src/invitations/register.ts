@@ -1,6 +1,6 @@
 import { type Database, invitations, memberships, organizations, users } from "@ams/db";
 import { AppError } from "@ams/shared";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { recordAuditEvent } from "../audit/record.ts";
 import { createLocalUser } from "../auth/create-user.ts";
 import { normalizeUsername, type UserRow } from "../auth/users.ts";
