@@ -11,11 +11,15 @@
  * so nothing else differs.
  */
 
-/** How a column is written: a JSON string (null as null), a JSON number as PostgreSQL wrote it, or by `write`. */
+/**
+ * How a column is written: a JSON string (null as null), a JSON number as PostgreSQL wrote it, by `write`, or (an
+ * optional key, as a relationship's `access_type`) left out when null and else written by `write`.
+ */
 export type CopyColumn =
   | { key: string; as: "string" }
   | { key: string; as: "integer" }
-  | { key: string; as: "custom"; write: (text: string | null) => string };
+  | { key: string; as: "custom"; write: (text: string | null) => string }
+  | { key: string; as: "optional"; write: (text: string) => string };
 
 const BACKSLASH = 0x5c;
 const TAB = 0x09;
@@ -90,7 +94,8 @@ export class CopyJsonArray {
     this.columns = columns;
     this.keys = columns.map((c, i) => bytesOf(`${i === 0 ? "{" : ","}${JSON.stringify(c.key)}:`));
     // A custom column's null is written the same way every time: its text is asked once.
-    this.nulls = columns.map((c) => bytesOf(c.as === "custom" ? c.write(null) : "null"));
+    this.nulls = columns.map((c) => bytesOf(c.as === "custom" ? c.write(null) : c.as === "optional" ? "" : "null"));
+    if (columns[0]?.as === "optional") throw new Error("the first column cannot be optional (it opens the object)");
     let rowBytes = 2;
     for (let k = 0; k < columns.length; k++)
       rowBytes += (this.keys[k] as Uint8Array).length + (this.nulls[k] as Uint8Array).length + 2;
@@ -152,8 +157,11 @@ export class CopyJsonArray {
       for (let k = 0; k < columns.length; k++) {
         const column = columns[k] as CopyColumn;
         const key = keys[k] as Uint8Array;
-        for (let b = 0; b < key.length; b++) buf[at++] = key[b] as number;
-        if (copy[i] === BACKSLASH && copy[i + 1] === 0x4e && (copy[i + 2] === TAB || copy[i + 2] === NEWLINE)) {
+        const isNull =
+          copy[i] === BACKSLASH && copy[i + 1] === 0x4e && (copy[i + 2] === TAB || copy[i + 2] === NEWLINE);
+        // An optional column's key is written with its value only.
+        if (!isNull || column.as !== "optional") for (let b = 0; b < key.length; b++) buf[at++] = key[b] as number;
+        if (isNull) {
           const text = nulls[k] as Uint8Array;
           for (let b = 0; b < text.length; b++) buf[at++] = text[b] as number;
           i += 2;

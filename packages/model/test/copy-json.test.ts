@@ -77,6 +77,18 @@ describe("the JSON array of COPY's text output", () => {
     expect(() => written("a\tb\t\\N\t1", (b) => [b])).toThrow("COPY answer ended inside a row");
   });
 
+  test("an optional column is left out, key and all, when null", () => {
+    const withOptional: CopyColumn[] = [
+      { key: "id", as: "string" },
+      { key: "flag", as: "optional", write: (v) => (v === "t" ? "true" : "false") },
+      { key: "kind", as: "optional", write: (v) => JSON.stringify(v) },
+    ];
+    const json = new CopyJsonArray(withOptional);
+    json.push(Buffer.from("a\t\\N\tread\nb\tt\t\\N\nc\t\\N\t\\N\n"));
+    expect(json.end().toString()).toBe('[{"id":"a","kind":"read"},{"id":"b","flag":true},{"id":"c"}]');
+    expect(() => new CopyJsonArray([{ key: "x", as: "optional", write: (v) => v }])).toThrow("cannot be optional");
+  });
+
   test("a large answer grows its buffer and stays exact", () => {
     const many = Array.from({ length: 20_000 }, (_, i) => [
       `e-${i}`,

@@ -5,7 +5,7 @@
  * into the statement as a literal), and an empty workspace. A filtered list is serialized from the elements.
  */
 import { sql } from "@ams/db";
-import { clearListMemory } from "@ams/model";
+import { clearListMemory, listRelationships } from "@ams/model";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type OrgFixture, type TenantHarness, tenantHarness } from "./support/harness.ts";
 
@@ -129,5 +129,74 @@ describe("the whole element list written from COPY", () => {
     const none = await empty.viewer.get("/api/elements");
     expect(none.status).toBe(200);
     expect(none.text).toBe("[]");
+  });
+});
+
+describe("the whole relationship list written from COPY", () => {
+  test("answers the bytes of the relationships serialized, with each type's own keys", async () => {
+    const org = await h.organization();
+    await model(org);
+    const element = async (type: string) => (await org.editor.post("/api/elements", { name: type, type })).body.id;
+    const [app, data, goal, aim, service] = [
+      await element("ApplicationComponent"),
+      await element("DataObject"),
+      await element("Goal"),
+      await element("Goal"),
+      await element("ApplicationService"),
+    ];
+    const made: string[] = [];
+    for (const body of [
+      { type: "Association", source: app, target: goal, name: tricky[0] },
+      { type: "Association", source: goal, target: data, is_directed: true },
+      { type: "Access", source: app, target: data },
+      { type: "Access", source: service, target: data, access_type: "Read" },
+      { type: "Influence", source: goal, target: aim },
+      { type: "Influence", source: aim, target: goal, influence_strength: "++" },
+      { type: "Serving", source: service, target: app, documentation: tricky[4] },
+    ]) {
+      const res = await org.editor.post("/api/relationships", body);
+      expect(res.status, JSON.stringify(body)).toBe(201);
+      made.push(res.body.id as string);
+    }
+    const owned = await org.editor.put(`/api/relationships/${made[6]}`, { properties: { Owner: "Ops", Cost: "3" } });
+    expect(owned.status).toBe(200);
+    await h.database.db.transaction(async (tx) => {
+      await h.database.rows(sql`select set_config('ams.capture', 'off', true)`, tx);
+      // Rows written before the defaults were stored (null where the answer shows Write and false).
+      await h.database.rows(
+        sql`update relationships set name = ${tricky[2]}, access_type = null where id = ${made[2]}`,
+        tx,
+      );
+      await h.database.rows(sql`update relationships set is_directed = null where id = ${made[0]}`, tx);
+    });
+    clearListMemory();
+    const before = copies;
+    const whole = await org.viewer.get("/api/relationships");
+    expect(copies).toBe(before + 1);
+    expect(whole.status).toBe(200);
+    const ctx = {
+      database: h.database,
+      userId: "reader",
+      username: "reader",
+      organizationId: org.orgId,
+      workspaceId: org.workspaceId,
+      role: "viewer" as const,
+      platformAdmin: false,
+    };
+    clearListMemory();
+    expect(whole.text).toBe(JSON.stringify(await listRelationships({ ctx, input: {} })));
+    const byId = new Map((whole.body as { id: string }[]).map((r) => [r.id as string | undefined, r]));
+    expect(byId.get(made[0])).toMatchObject({ name: tricky[0], is_directed: false });
+    expect(byId.get(made[1])).toMatchObject({ is_directed: true });
+    expect(byId.get(made[2])).toMatchObject({ name: tricky[2], access_type: "Write" });
+    expect(byId.get(made[3])).toMatchObject({ access_type: "Read" });
+    expect(byId.get(made[4])).not.toHaveProperty("influence_strength");
+    expect(byId.get(made[5])).toMatchObject({ influence_strength: "++" });
+    expect(byId.get(made[6])).toMatchObject({ documentation: tricky[4], properties: { Owner: "Ops", Cost: 3 } });
+    expect(byId.get(made[6])).not.toHaveProperty("access_type");
+    // A filtered list is serialized from the relationships, not copied.
+    const filtered = await org.viewer.get("/api/relationships?type=Access");
+    expect(copies).toBe(before + 1);
+    expect(filtered.body.map((r: { id: string }) => r.id)).toEqual([made[2], made[3]]);
   });
 });

@@ -1,30 +1,85 @@
+import { JsonBody } from "@ams/shared";
 import { sql } from "drizzle-orm";
-import { requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { type RequestContext, requireCapability, requireWorkspace, type Verb } from "../context.ts";
+import { type CopyColumn, CopyJsonArray } from "../copy-json.ts";
 import { getElementRow } from "../elements/internal.ts";
 import type { TypeNames } from "../elements/schemas.ts";
 import { atRevision } from "../list-memory.ts";
 import { type ListWindow, readWindow } from "../list-shape.ts";
 import type { RelationshipPage } from "../pages.ts";
-import { ownPropertiesLateral, propsFromJson, readProperties } from "../properties/values.ts";
+import { ownPropertiesLateral, propertiesJoin, propsFromJson, readProperties } from "../properties/values.ts";
 import { parseRelationshipType, type RelationshipRow, relationshipColumns, toRelationship } from "./internal.ts";
 import type { ListRelationshipsQuery, Relationship } from "./schemas.ts";
 
 export async function listRelationships({ ctx, input }: Verb<ListRelationshipsQuery>): Promise<Relationship[]> {
   requireCapability(ctx, "model:read");
   const ws = requireWorkspace(ctx);
+  return atRevision(ctx.database, ws, "listRelationships", input, () => readRelationships(ctx, ws, input));
+}
+
+async function readRelationships(ctx: RequestContext, ws: string, input: ListRelationshipsQuery) {
   const type = input.type ? parseRelationshipType(input.type) : null;
-  return atRevision(ctx.database, ws, "listRelationships", input, async () => {
-    const [rows, props] = await Promise.all([
-      ctx.database.rows<RelationshipRow>(
-        sql`select ${relationshipColumns} from relationships where workspace_id = ${ws}
-            ${type ? sql`and type = ${type}` : sql``}
-            ${input.source_id ? sql`and source_id = ${input.source_id}` : sql``}
-            ${input.target_id ? sql`and target_id = ${input.target_id}` : sql``}
-            order by ord`,
-      ),
-      readProperties(ctx.database, ws, "relationship"),
-    ]);
-    return rows.map((r) => toRelationship(r, props.get(r.id)));
+  const [rows, props] = await Promise.all([
+    ctx.database.rows<RelationshipRow>(
+      sql`select ${relationshipColumns} from relationships where workspace_id = ${ws}
+          ${type ? sql`and type = ${type}` : sql``}
+          ${input.source_id ? sql`and source_id = ${input.source_id}` : sql``}
+          ${input.target_id ? sql`and target_id = ${input.target_id}` : sql``}
+          order by ord`,
+    ),
+    readProperties(ctx.database, ws, "relationship"),
+  ]);
+  return rows.map((r) => toRelationship(r, props.get(r.id)));
+}
+
+/**
+ * How COPY's columns of the whole relationship list become a relationship's keys, in toRelationship's order: the
+ * properties typed as readProperties types them, and the three keys only some types carry left out where the
+ * statement answers null for them.
+ */
+const relationshipCopyColumns: CopyColumn[] = [
+  { key: "id", as: "string" },
+  { key: "type", as: "string" },
+  { key: "source", as: "string" },
+  { key: "target", as: "string" },
+  { key: "name", as: "string" },
+  { key: "documentation", as: "string" },
+  {
+    key: "properties",
+    as: "custom",
+    write: (props) => (props === null ? "{}" : JSON.stringify(propsFromJson(JSON.parse(props)))),
+  },
+  { key: "revision", as: "integer" },
+  { key: "is_directed", as: "optional", write: (value) => (value === "t" ? "true" : "false") },
+  { key: "access_type", as: "optional", write: (value) => JSON.stringify(value) },
+  { key: "influence_strength", as: "optional", write: (value) => JSON.stringify(value) },
+];
+
+/**
+ * `GET /api/relationships` as its JSON bytes: what `JSON.stringify(await listRelationships(...))` answers, byte for
+ * byte. The whole list (no filter) on PostgreSQL is written from COPY's output as it arrives, as the element list is
+ * (see listElementsJson); a filtered list and the embedded database serialize the relationships.
+ */
+export async function listRelationshipsJson({ ctx, input }: Verb<ListRelationshipsQuery>): Promise<JsonBody> {
+  requireCapability(ctx, "model:read");
+  const ws = requireWorkspace(ctx);
+  return atRevision(ctx.database, ws, "listRelationshipsJson", input, async () => {
+    if (!ctx.database.copyOut || input.type || input.source_id || input.target_id) {
+      return new JsonBody(JSON.stringify(await readRelationships(ctx, ws, input)));
+    }
+    const json = new CopyJsonArray(relationshipCopyColumns);
+    await ctx.database.copyOut(
+      sql`select r.id, r.type, r.source_id, r.target_id, r.name, r.documentation, p.props, r.revision,
+            case when r.type = 'Association' then coalesce(r.is_directed, false) end,
+            case when r.type = 'Access' then coalesce(r.access_type, 'Write') end,
+            case when r.type = 'Influence' then r.influence_strength end
+          from relationships r
+          left join ${propertiesJoin(ws, "relationship")} p on p.owner_id = r.id
+          where r.workspace_id = ${ws}
+          order by r.ord`,
+      (piece) => json.push(piece),
+    );
+    return new JsonBody(json.end());
   });
 }
 

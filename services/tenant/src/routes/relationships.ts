@@ -5,7 +5,7 @@ import {
   getRelationship,
   getRelationshipViews,
   ListRelationshipsQuery,
-  listRelationships,
+  listRelationshipsJson,
   listRelationshipTypes,
   Relationship,
   UpdateRelationshipInput,
@@ -40,7 +40,7 @@ export function registerRelationshipRoutes(app: TenantApp) {
       query: ListRelationshipsQuery,
       output: { schema: z.array(Relationship), description: "Relationships in model order" },
     },
-    (c, { query }) => listRelationships({ ctx: c.var.ctx, input: query }),
+    (c, { query }) => listRelationshipsJson({ ctx: c.var.ctx, input: query }),
   );
   registerRoute(
     app,
