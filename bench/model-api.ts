@@ -120,6 +120,22 @@ export async function benchModelApi() {
     );
     report("GET /api/elements, 100k elements, p99", listAll.p99, floorAll.p99, "(informational)", true);
 
+    // The whole relationship list of the same model (~200k), beside the bare read of its columns + JSON.
+    const freshRelationships = () => {
+      clearListMemory();
+      return get("/api/relationships");
+    };
+    const selectRelationships = async () => {
+      const rows = await bare`select id, type, source_id, target_id, name, documentation from relationships
+        where workspace_id = ${ws!.id} order by ord`;
+      return JSON.stringify(rows);
+    };
+    const [relAll, relFloor] = (await interleaved([freshRelationships, selectRelationships], {
+      iterations: 15,
+      warmup: 2,
+    })) as [Stats, Stats];
+    report("GET /api/relationships, ~200k, median", relAll.median, relFloor.median, "(informational)", true);
+
     const create = await measure(
       async () => {
         const res = await fetch(`${base}/api/elements`, {
