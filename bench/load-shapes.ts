@@ -47,6 +47,20 @@ async function starting<T>(start: (down: Teardown) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Removes a run's working folder; with LOAD_LOGS=<dir>, each process's log is first copied to <dir>/<shape>-<time>/
+ * (a failed request's 500 is explained there, not in the load report).
+ */
+function keepLogs(work: string, shape: string): void {
+  const keep = process.env.LOAD_LOGS;
+  if (keep) {
+    const into = join(keep, `${shape}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+    cpSync(work, into, { recursive: true, filter: (path) => path === work || path.endsWith(".log") });
+    console.log(`      logs kept in ${into}`);
+  }
+  rmSync(work, { recursive: true, force: true });
+}
+
 /** Starts `node <script>` with its log lines going to files (as a container's would), not into this process. */
 async function startService(
   down: Teardown,
@@ -301,7 +315,7 @@ export async function refreshSignIns(base: string, fleet: Fleet) {
 export const startStandalone = (deps: Dependencies, orgCount: number) =>
   starting(async (down) => {
     const work = mkdtempSync(join(tmpdir(), "ams-load-standalone-"));
-    down.add(() => rmSync(work, { recursive: true, force: true }));
+    down.add(() => keepLogs(work, "standalone"));
     const dataDir = join(work, "data");
     const seeding = await openDatabase({ dataDir: join(dataDir, "pglite") });
     const people = await seedPeople(seeding, orgCount);
@@ -365,7 +379,7 @@ async function waitForFloor(port: number, floor: Service) {
 export const startSplit = (deps: Dependencies, orgCount: number) =>
   starting(async (down) => {
     const work = mkdtempSync(join(tmpdir(), "ams-load-split-"));
-    down.add(() => rmSync(work, { recursive: true, force: true }));
+    down.add(() => keepLogs(work, "split"));
     const database = await createTestDatabase(`ams_load_${process.pid}`);
     down.add(() => database.drop());
     const people = await seedPeople(database, orgCount);

@@ -50,8 +50,9 @@ export type Database = {
    * PostgreSQL only (absent on PGlite): a select's rows as `COPY (...) TO STDOUT` writes them in its text format, handed
    * to `piece` as they arrive, the rows received since the last piece at once (in order; resolves after the last),
    * outside any transaction. COPY takes no bind
-   * parameters, so the statement's are written into it as escaped literals (see `inlineParameters`). A `piece` that
-   * throws ends the copy (the connection is given back once the rest is read) with that error.
+   * parameters, so the statement's are written into it as escaped literals (see `inlineParameters`). The copy has a
+   * connection of its own from the pool until it ends. A `piece` that throws fails the copy with that error (the rest
+   * is read first, so that the connection goes back clean).
    */
   copyOut?(query: ReturnType<typeof sql>, piece: (bytes: Uint8Array) => void): Promise<void>;
   ping(): Promise<void>;
@@ -160,10 +161,28 @@ async function openPostgres(url: string, max: number, name: string): Promise<Dat
     },
     async copyOut(query, piece) {
       const { sql: text, params } = dialect.sqlToQuery(query);
-      const stream = await client.unsafe(`copy (${inlineParameters(text, params)}) to stdout`).readable();
-      // The stream's own reads join the rows buffered since the last one (PostgreSQL sends a message per row) into
-      // one piece, which is what the caller wants: a few large pieces, not a call per row.
-      for await (const bytes of stream) piece(bytes as Uint8Array);
+      const statement = `copy (${inlineParameters(text, params)}) to stdout`;
+      // A connection of its own for the copy: the pool would otherwise send other statements to a connection that is
+      // copying, which postgres.js refuses (COPY_IN_PROGRESS).
+      const reserved = await client.reserve();
+      let failed: { error: unknown } | undefined;
+      try {
+        const stream = await reserved.unsafe(statement).readable();
+        // The stream's own reads join the rows buffered since the last one (PostgreSQL sends a message per row) into
+        // one piece, which is what the caller wants: a few large pieces, not a call per row. After a piece that
+        // throws, the rest is read and dropped, so the connection goes back to the pool with the copy ended.
+        for await (const bytes of stream) {
+          if (failed) continue;
+          try {
+            piece(bytes as Uint8Array);
+          } catch (error) {
+            failed = { error };
+          }
+        }
+      } finally {
+        reserved.release();
+      }
+      if (failed) throw failed.error;
     },
     async *pieces(query, size, on = db) {
       const target = on === db ? client : (on as unknown as { session?: { client?: postgres.Sql } }).session?.client;

@@ -4,8 +4,8 @@
  * same elements: every character that COPY or JSON escapes, unicode, typed property values, nulls, `after` (written
  * into the statement as a literal), and an empty workspace. A filtered list is serialized from the elements.
  */
-import { sql } from "@ams/db";
-import { clearListMemory, listRelationships } from "@ams/model";
+import { openDatabase, sql } from "@ams/db";
+import { clearListMemory, getElement, listElementsJson, listRelationships, listRelationshipsJson } from "@ams/model";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type OrgFixture, type TenantHarness, tenantHarness } from "./support/harness.ts";
 
@@ -198,5 +198,38 @@ describe("the whole relationship list written from COPY", () => {
     const filtered = await org.viewer.get("/api/relationships?type=Access");
     expect(copies).toBe(before + 1);
     expect(filtered.body.map((r: { id: string }) => r.id)).toEqual([made[2], made[3]]);
+  });
+});
+
+describe("copies beside other statements on one pool", () => {
+  test("a pool of two serves copies and ordinary reads at once without refusing any", async () => {
+    const org = await h.organization();
+    const ids = await model(org);
+    // Its own small pool, so that the copies and the reads must share connections.
+    const database = await openDatabase({ url: h.database.url, maxConnections: 2, migrate: false });
+    try {
+      const ctx = {
+        database,
+        userId: "reader",
+        username: "reader",
+        organizationId: org.orgId,
+        workspaceId: org.workspaceId,
+        role: "viewer" as const,
+        platformAdmin: false,
+      };
+      const expected = (await org.viewer.get("/api/elements?limit=1000")).text;
+      const work = Array.from({ length: 40 }, (_, i) => {
+        clearListMemory();
+        if (i % 4 === 0) return listElementsJson({ ctx, input: {} }).then((b) => Buffer.from(b.body).toString());
+        if (i % 4 === 1) return listRelationshipsJson({ ctx, input: {} }).then(() => "relationships");
+        return getElement({ ctx, input: { id: ids[i % ids.length] as string } }).then((e) => e.id);
+      });
+      const answers = await Promise.allSettled(work);
+      expect(answers.filter((a) => a.status === "rejected")).toEqual([]);
+      const lists = answers.filter((_, i) => i % 4 === 0).map((a) => (a as PromiseFulfilledResult<string>).value);
+      expect(new Set(lists)).toEqual(new Set([expected]));
+    } finally {
+      await database.close();
+    }
   });
 });
