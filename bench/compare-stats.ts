@@ -58,7 +58,9 @@ export function parseReportLines(text: string): Figure[] {
 }
 
 /** The parts of a `bench:load` results file (bench/results/load-*.json) the comparison reads. */
-type RunSummary = { all: { perSecond: number; p50: number; p99: number } };
+type RunSummary = {
+  all: { perSecond: number; p50: number; p99: number; errors?: number; failures?: Record<string, number> };
+};
 export type LoadResults = {
   levels: {
     shape: string;
@@ -90,8 +92,27 @@ export function loadFigures(results: LoadResults): Figure[] {
   return out;
 }
 
-/** What one suite gave in one round on one tree: its figures, or why it gave none. */
-export type SuiteRun = { figures: Figure[] } | { missing: string } | { failed: string };
+/**
+ * The requests a load run answered with an error (a 5xx, a refused connection), each kind with its count: a figure
+ * from a run with errors is not comparable, and an error is a defect whatever the timings say.
+ */
+export function loadErrors(results: LoadResults): string[] {
+  const out: string[] = [];
+  for (const l of results.levels) {
+    for (const [run, summary] of [
+      ["mixed", l.mixed],
+      ["reads", l.gatewayReads],
+    ] as const) {
+      if (!summary.all.errors) continue;
+      const kinds = Object.entries(summary.all.failures ?? {}).map(([what, n]) => `${n} x ${what}`);
+      out.push(`${l.shape} ${l.connections} conn. ${run}: ${summary.all.errors} errors (${kinds.join("; ")})`);
+    }
+  }
+  return out;
+}
+
+/** What one suite gave in one round on one tree: its figures (and a load run's errors), or why it gave none. */
+export type SuiteRun = { figures: Figure[]; errors?: string[] } | { missing: string } | { failed: string };
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

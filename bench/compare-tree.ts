@@ -2,7 +2,14 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type LoadResults, loadFigures, parseJsonLines, parseReportLines, type SuiteRun } from "./compare-stats.ts";
+import {
+  type LoadResults,
+  loadErrors,
+  loadFigures,
+  parseJsonLines,
+  parseReportLines,
+  type SuiteRun,
+} from "./compare-stats.ts";
 
 /**
  * A source tree `pnpm bench:compare` runs suites in: this checkout, or a ref built in a worktree of its own;
@@ -165,7 +172,8 @@ export async function runSuite(tree: Tree, suite: Suite, opts: RunOptions): Prom
   if (suite.kind === "load") {
     const named = /results: (\S+)\.md/.exec(output);
     if (!named) return { failed: `no results file named in its output (log: ${log})` };
-    return { figures: loadFigures(JSON.parse(readFileSync(`${named[1]}.json`, "utf8")) as LoadResults) };
+    const results = JSON.parse(readFileSync(`${named[1]}.json`, "utf8")) as LoadResults;
+    return { figures: loadFigures(results), errors: loadErrors(results) };
   }
   const jsonl = `${stem}.jsonl`;
   const figures = existsSync(jsonl) ? parseJsonLines(readFileSync(jsonl, "utf8")) : parseReportLines(output);

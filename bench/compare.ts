@@ -99,8 +99,13 @@ for (let round = 0; round < rounds; round++) {
       const run = await runSuite(tree, suite, { seconds, neo4j: values.neo4j, logDir, round: round + 1 });
       runs.get(suite.name)![tree.key as "base" | "head"].push(run);
       const took = `${((performance.now() - started) / 1000).toFixed(0)} s`;
+      const errors = "figures" in run && run.errors?.length ? `, ERRORS: ${run.errors.join(" | ")}` : "";
       const what =
-        "figures" in run ? `${run.figures.length} figures` : "missing" in run ? run.missing : `FAILED ${run.failed}`;
+        "figures" in run
+          ? `${run.figures.length} figures${errors}`
+          : "missing" in run
+            ? run.missing
+            : `FAILED ${run.failed}`;
       console.log(
         `  round ${round + 1}/${rounds}  ${suite.name.padEnd(16)} ${tree.label.padEnd(14)} ${what} (${took})`,
       );
@@ -120,8 +125,11 @@ for (const suite of suites) {
     const missing = list.find((r) => "missing" in r);
     if (missing && "missing" in missing)
       notes.push(`${suite.name}: only in ${tree === base ? head.label : base.label} (${missing.missing})`);
-    for (const r of list)
+    for (const [i, r] of list.entries()) {
       if ("failed" in r) notes.push(`${suite.name} on ${tree.label} failed in a round: ${r.failed}`);
+      for (const e of "figures" in r ? (r.errors ?? []) : [])
+        notes.push(`${suite.name} on ${tree.label}, round ${i + 1}, answered errors: ${e}`);
+    }
   }
   const suiteRows = compareSuite(suite.name, figures(b), figures(h));
   rows.push(...suiteRows);

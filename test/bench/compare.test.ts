@@ -8,6 +8,7 @@ import { consoleTable } from "../../bench/compare-report.ts";
 import {
   compareSuite,
   type Figure,
+  loadErrors,
   loadFigures,
   parseJsonLines,
   parseReportLines,
@@ -64,6 +65,28 @@ test("the JSON lines of a newer bench name the figures as the printed lines of a
   expect(names(parseJsonLines(`${jsonl}\n`))).toEqual(names(parseReportLines(printed)).slice(0, 3));
   expect(parseJsonLines(jsonl)[1]!.value).toBe(1.0739);
   expect(parseJsonLines(jsonl)[2]!.value).toBeCloseTo(1.0739 / 0.6386, 10);
+});
+
+test("a load run's errors are named per run with each kind's count; a run without errors names none", () => {
+  const run = (errors: number, failures?: Record<string, number>) => ({
+    all: { perSecond: 1, p50: 1, p99: 1, errors, ...(failures ? { failures } : {}) },
+  });
+  const level = { shape: "split", connections: 32, floorReads: run(0) };
+  expect(loadErrors({ levels: [{ ...level, gatewayReads: run(0), mixed: run(0) }] })).toEqual([]);
+  expect(
+    loadErrors({
+      levels: [
+        {
+          ...level,
+          gatewayReads: run(2, { "relationship list: 500": 2 }),
+          mixed: run(8, { "relationship list: 500": 7, "element detail: 500": 1 }),
+        },
+      ],
+    }),
+  ).toEqual([
+    "split 32 conn. mixed: 8 errors (7 x relationship list: 500; 1 x element detail: 500)",
+    "split 32 conn. reads: 2 errors (2 x relationship list: 500)",
+  ]);
 });
 
 test("a load run's figures: throughput higher-is-better, latencies and CPU lower-is-better, per level", () => {
