@@ -17,6 +17,9 @@ const NOT_DATA: Record<string, string> = {
   exportZip: "a ZIP stream",
   exportCsv: "a ZIP stream of Archi's three CSV files",
   exportReport: "a ZIP stream of the HTML report",
+  listElementsJson: "the JSON bytes of listElements' answer (Element[], tested byte for byte against it)",
+  listRelationshipsJson:
+    "the JSON bytes of listRelationships' answer (Relationship[], tested byte for byte against it)",
   renderView: "SVG markup",
   renderViewImage: "an SVG or PNG image",
   renderViewDiffImage: "an SVG or PNG image of a view's changes",
