@@ -4,7 +4,7 @@
  * same elements: every character that COPY or JSON escapes, unicode, typed property values, nulls, `after` (written
  * into the statement as a literal), and an empty workspace. A filtered list is serialized from the elements.
  */
-import { openDatabase, sql } from "@ams/db";
+import { type Database, openDatabase, sql } from "@ams/db";
 import { clearListMemory, getElement, listElementsJson, listRelationships, listRelationshipsJson } from "@ams/model";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type OrgFixture, type TenantHarness, tenantHarness } from "./support/harness.ts";
@@ -32,6 +32,17 @@ const tricky = [
   "it's ' quoted '' twice",
   "ends with a backslash \\",
 ];
+
+/** A viewer's context for calling the model's verbs directly on `database`. */
+const reader = (org: OrgFixture, database: Database) => ({
+  database,
+  userId: "reader",
+  username: "reader",
+  organizationId: org.orgId,
+  workspaceId: org.workspaceId,
+  role: "viewer" as const,
+  platformAdmin: false,
+});
 
 async function model(org: OrgFixture) {
   for (const [name, type] of [
@@ -174,15 +185,7 @@ describe("the whole relationship list written from COPY", () => {
     const whole = await org.viewer.get("/api/relationships");
     expect(copies).toBe(before + 1);
     expect(whole.status).toBe(200);
-    const ctx = {
-      database: h.database,
-      userId: "reader",
-      username: "reader",
-      organizationId: org.orgId,
-      workspaceId: org.workspaceId,
-      role: "viewer" as const,
-      platformAdmin: false,
-    };
+    const ctx = reader(org, h.database);
     clearListMemory();
     expect(whole.text).toBe(JSON.stringify(await listRelationships({ ctx, input: {} })));
     const byId = new Map((whole.body as { id: string }[]).map((r) => [r.id as string | undefined, r]));
@@ -208,15 +211,7 @@ describe("copies beside other statements on one pool", () => {
     // Its own small pool, so that the copies and the reads must share connections.
     const database = await openDatabase({ url: h.database.url, maxConnections: 2, migrate: false });
     try {
-      const ctx = {
-        database,
-        userId: "reader",
-        username: "reader",
-        organizationId: org.orgId,
-        workspaceId: org.workspaceId,
-        role: "viewer" as const,
-        platformAdmin: false,
-      };
+      const ctx = reader(org, database);
       const expected = (await org.viewer.get("/api/elements?limit=1000")).text;
       const work = Array.from({ length: 40 }, (_, i) => {
         clearListMemory();

@@ -5,7 +5,7 @@ import { type CopyColumn, CopyJsonArray } from "../copy-json.ts";
 import { atRevision } from "../list-memory.ts";
 import type { ListWindow } from "../list-shape.ts";
 import type { ElementPage } from "../pages.ts";
-import { ownPropertiesLateral, propertiesJoin, propsFromJson } from "../properties/values.ts";
+import { ownPropertiesLateral, propertiesCopyColumn, propertiesJoin, propsFromJson } from "../properties/values.ts";
 import { type ElementRow, parseElementType, toElement } from "./internal.ts";
 import type { Element, ListElementsPageQuery, ListElementsQuery, TypeNames } from "./schemas.ts";
 
@@ -78,11 +78,7 @@ const elementCopyColumns: CopyColumn[] = [
   { key: "type", as: "string" },
   { key: "name", as: "string" },
   { key: "documentation", as: "string" },
-  {
-    key: "properties",
-    as: "custom",
-    write: (props) => (props === null ? "{}" : JSON.stringify(propsFromJson(JSON.parse(props)))),
-  },
+  propertiesCopyColumn,
   { key: "revision", as: "integer" },
 ];
 

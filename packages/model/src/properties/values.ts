@@ -1,6 +1,7 @@
 import type { Database, DbOrTx } from "@ams/db";
 import { AppError, capList, type FieldError } from "@ams/shared";
 import { sql } from "drizzle-orm";
+import type { CopyColumn } from "../copy-json.ts";
 import type { Properties, PropertiesInput } from "../schemas.ts";
 import { idList } from "../sql.ts";
 import { type DefinitionInfo, loadDefinitions } from "./definitions.ts";
@@ -266,6 +267,16 @@ export function propsFromJson(props: [string, string, string][] | null): Propert
   for (const [name, type, value] of props) if (!(name in out)) out[name] = typedValue(type, value);
   return out;
 }
+
+/**
+ * The `properties` key of a whole list written from COPY (`CopyJsonArray`), from a `propertiesJoin` column: the
+ * values typed as `propsFromJson` types them, `{}` for an owner without any.
+ */
+export const propertiesCopyColumn: CopyColumn = {
+  key: "properties",
+  as: "custom",
+  write: (props) => (props === null ? "{}" : JSON.stringify(propsFromJson(JSON.parse(props)))),
+};
 
 /** The property list of the row aliased `alias` (one owner), as a lateral subquery: `left join lateral ... p on true`. */
 export function ownPropertiesLateral(workspaceId: string, kind: OwnerKind, ownerIdColumn: ReturnType<typeof sql>) {

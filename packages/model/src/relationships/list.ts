@@ -7,7 +7,13 @@ import type { TypeNames } from "../elements/schemas.ts";
 import { atRevision } from "../list-memory.ts";
 import { type ListWindow, readWindow } from "../list-shape.ts";
 import type { RelationshipPage } from "../pages.ts";
-import { ownPropertiesLateral, propertiesJoin, propsFromJson, readProperties } from "../properties/values.ts";
+import {
+  ownPropertiesLateral,
+  propertiesCopyColumn,
+  propertiesJoin,
+  propsFromJson,
+  readProperties,
+} from "../properties/values.ts";
 import { parseRelationshipType, type RelationshipRow, relationshipColumns, toRelationship } from "./internal.ts";
 import type { ListRelationshipsQuery, Relationship } from "./schemas.ts";
 
@@ -44,11 +50,7 @@ const relationshipCopyColumns: CopyColumn[] = [
   { key: "target", as: "string" },
   { key: "name", as: "string" },
   { key: "documentation", as: "string" },
-  {
-    key: "properties",
-    as: "custom",
-    write: (props) => (props === null ? "{}" : JSON.stringify(propsFromJson(JSON.parse(props)))),
-  },
+  propertiesCopyColumn,
   { key: "revision", as: "integer" },
   { key: "is_directed", as: "optional", write: (value) => (value === "t" ? "true" : "false") },
   { key: "access_type", as: "optional", write: (value) => JSON.stringify(value) },
