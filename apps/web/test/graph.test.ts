@@ -123,6 +123,22 @@ describe("dashboards", () => {
     // The graph was rebuilt by the explore test above; rebuild again in case this test runs alone.
     const rebuilt = await page.request.post(`${server.base}/api/export/neo4j`, { headers: { origin: server.base } });
     expect([200, 202]).toContain(rebuilt.status());
+    // The panels read the graph: wait until that rebuild has run (the count panel read 0 once when drawn while it
+    // was still queued behind the explore test's rebuild).
+    const job = ((await rebuilt.json()) as { job?: { id: string } }).job;
+    if (job) {
+      await expect
+        .poll(
+          async () =>
+            (
+              (await (await page.request.get(`${server.base}/api/export/neo4j/jobs/${job.id}`)).json()) as {
+                status: string;
+              }
+            ).status,
+          { timeout: 60_000, interval: 200 },
+        )
+        .toBe("succeeded");
+    }
     await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Dashboards" }).click();
     const list = page.getByRole("table", { name: "Dashboards" });
     await list.getByText("provisioned").first().waitFor();
