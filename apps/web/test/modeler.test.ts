@@ -9,6 +9,9 @@ import { canvasPoint, dragMouse } from "./support/canvas.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 import { trackWrites, writesSettled } from "./support/writes.ts";
 
+/** expect.poll waits 1 s by default; an undo or redo on a loaded CI machine can take longer to reach the server. */
+const POLL = { timeout: 15_000, interval: 100 };
+
 /**
  * The modeler in real Chromium against the real server (started as `./pnpm start` starts it), driven by mouse and
  * keyboard as a person would, and checked through the REST API: what the screen built is what the server stores.
@@ -246,14 +249,16 @@ describe("archi builds a model by mouse", () => {
       .poll(async () => {
         detail = await rest<ViewDetail>(page, `/api/views/${viewId}`);
         return { x: clerk().x, y: clerk().y };
-      })
+      }, POLL)
       .toEqual(before);
+    await page.locator("svg.canvas").focus();
     await page.keyboard.press("Control+y");
+    await idle(page);
     await expect
       .poll(async () => {
         detail = await rest<ViewDetail>(page, `/api/views/${viewId}`);
         return clerk().x;
-      })
+      }, POLL)
       .not.toBe(before.x);
   }, 120_000);
 
